@@ -1,0 +1,150 @@
+//===- AnalysisResult.h - What `opmig analyze` computes ---------*- C++ -*-===//
+//
+// The minimal native closure of one or more operator entry points: the files
+// and symbols that are needed, the files that stay behind, the external
+// dependencies, and how the analysis went. Plain data: renderers live in the
+// driver, so the library never prints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_ANALYSISRESULT_H
+#define OPMIG_ANALYZE_ANALYSISRESULT_H
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace opmig::analyze {
+
+/// Version of the JSON document written by `opmig analyze --format json`.
+/// Bump on any incompatible change; docs/analyze-json-schema.md describes it.
+inline constexpr const char *AnalyzeSchemaVersion = "opmig.analyze/1";
+
+enum class SymbolKind { Kernel, Function, Template, Class, Enum, Alias, Variable, Macro };
+enum class FileRole { Entry, Registration, Source, Header };
+enum class ExternalClass { Cuda, Cccl, Torch, Pybind11, System, ThirdParty, Missing };
+
+const char *toString(SymbolKind K);
+const char *toString(FileRole R);
+const char *toString(ExternalClass C);
+
+/// A position in the analysed tree; `File` is relative to `--source`.
+struct Location {
+  std::string File;
+  unsigned Line = 0;
+};
+
+struct ClosureSymbol {
+  std::string Name; ///< Fully qualified, e.g. `demo::gemm::launch_gemm`.
+  SymbolKind Kind = SymbolKind::Function;
+  Location Loc;     ///< Where it is defined.
+};
+
+struct ClosureFile {
+  std::string Path; ///< Relative to `--source`.
+  FileRole Role = FileRole::Header;
+  /// Qualified names of the needed symbols defined here; for a file needed
+  /// only because a needed file includes it, `IncludedBy` says by which.
+  std::vector<std::string> Symbols;
+  /// Templates it explicitly instantiates for the entries (per-dtype TUs).
+  std::vector<std::string> Instantiates;
+  std::vector<std::string> IncludedBy;
+};
+
+struct ExternalInclude {
+  std::string Spelling;   ///< As written, e.g. `cuda_fp16.h`.
+  ExternalClass Class = ExternalClass::System;
+  std::string ResolvedPath; ///< Empty when the header was not found.
+  std::vector<Location> IncludedFrom;
+  bool Optional = false; ///< Only probed through `__has_include`.
+};
+
+/// A definition in a closure file that the entries do not need, e.g. the
+/// backward op living in the same binding TU as the forward entry.
+struct SiblingDefinition {
+  std::string Name;
+  Location Loc;
+  /// Symbols it references whose definitions are outside the closure: when
+  /// non-empty, the closure does not link as copied.
+  std::vector<std::string> MissingDependencies;
+};
+
+struct AnalysisDiagnostic {
+  enum class Level { Note, Warning, Error };
+  Level Severity = Level::Warning;
+  Location Loc;
+  std::string Message;
+  std::string Side; ///< `host`, `device`, or empty when not from a parse.
+};
+
+struct StageTime {
+  std::string Stage;
+  double Seconds = 0;
+};
+
+struct AnalysisStats {
+  unsigned FilesIndexed = 0;
+  unsigned TUsInTree = 0;
+  unsigned TUsParsed = 0;     ///< Distinct TUs whose AST was needed.
+  unsigned ParsesRun = 0;     ///< Host + device parses actually executed.
+  unsigned ParsesCached = 0;  ///< Parses answered from the cache.
+  std::vector<StageTime> Stages;
+};
+
+struct ResolvedEntry {
+  std::string Requested; ///< As given with `--entry`.
+  std::string Function;  ///< The C++ function it resolved to.
+  std::string Via;       ///< `function`, `torch-op` or `pybind`.
+  Location Loc;
+};
+
+/// What `--verify` found by compiling the closure alone, in a scratch copy.
+struct VerifyReport {
+  bool Ran = false;
+  bool Compiles = false;
+  bool Links = false;
+  /// `file: first error` per TU (and side) that failed to compile.
+  std::vector<std::string> CompileFailures;
+  /// Tree symbols left undefined when the objects are linked together.
+  std::vector<std::string> UndefinedSymbols;
+  /// With `--verify-minimal`: closure files whose removal changed nothing.
+  bool MinimalityChecked = false;
+  std::vector<std::string> UnneededFiles;
+  std::string ScratchDir; ///< Kept only with `--keep-scratch`.
+
+  bool passed() const { return Ran && Compiles && Links && UnneededFiles.empty(); }
+};
+
+struct AnalysisResult {
+  std::string SourceRoot;
+  std::vector<ResolvedEntry> Entries;
+  std::vector<ClosureFile> Files;
+  std::vector<ClosureSymbol> Symbols;
+  std::vector<ExternalInclude> External;
+  std::vector<std::string> LeftBehind;
+  std::vector<ClosureSymbol> Unresolved; ///< Needed, declared, never defined.
+  std::map<std::string, std::vector<SiblingDefinition>> Siblings; ///< Per file.
+  bool LinksAsCopied = true;
+  std::vector<AnalysisDiagnostic> Diagnostics;
+  /// Why the result may be incomplete; empty when every parse was clean.
+  std::vector<std::string> PartialReasons;
+  /// Flags inferred for the tree when no compile database was given.
+  std::vector<std::string> InferredFlags;
+  /// Clang flags (no side selection) of each closure TU, by relative path:
+  /// what `--verify` compiles with.
+  std::map<std::string, std::vector<std::string>> TUFlags;
+  std::string GpuArch; ///< The device side that was parsed.
+  /// Qualified names of the functions, variables and templates the tree
+  /// declares: an undefined symbol with one of these names at link time is
+  /// the closure's fault.
+  std::set<std::string> TreeDeclaredNames;
+  VerifyReport Verify;
+  AnalysisStats Stats;
+
+  bool isPartial() const { return !PartialReasons.empty(); }
+};
+
+} // namespace opmig::analyze
+
+#endif

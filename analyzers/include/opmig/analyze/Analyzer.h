@@ -1,0 +1,54 @@
+//===- Analyzer.h - The `opmig analyze` pipeline ----------------*- C++ -*-===//
+//
+// read tree -> token index -> parse the TUs that can define the entries ->
+// resolve entries -> closure; while the closure needs symbols no parsed TU
+// defines (or templates instantiated elsewhere), parse the TUs that mention
+// them and recompute. Parses run in parallel and are cached per TU.
+//
+//   AnalyzeOptions Opts;
+//   Opts.SourceRoot = "upstream";
+//   Opts.Entries = {"merge_attn_states"};
+//   llvm::Expected<AnalysisResult> R = analyzeClosure(Opts);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_ANALYZER_H
+#define OPMIG_ANALYZE_ANALYZER_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace opmig::analyze {
+
+/// Reported as each parse finishes; calls are serialized.
+struct Progress {
+  unsigned Done = 0, Total = 0;
+  std::string Current; ///< Relative path of the TU that finished.
+};
+
+struct AnalyzeOptions {
+  std::string SourceRoot;
+  std::vector<std::string> Entries;
+  std::string BuildDir;               ///< `-p`: holds compile_commands.json.
+  std::vector<std::string> ExtraArgs; ///< After `--`, appended to every parse.
+  std::string CudaPath;               ///< Empty: $CUDA_HOME or /usr/local/cuda.
+  std::vector<std::string> TorchIncludeDirs;
+  std::string GpuArch;   ///< Device side; empty: the database's, else sm_90.
+  unsigned Jobs = 0;     ///< Parallel parses; 0 means one per core.
+  std::string CacheDir;  ///< Empty disables the cache.
+  std::function<void(const Progress &)> OnProgress;
+};
+
+/// Computes the closure. Fails with an InputError for bad input (see
+/// Errors.h); code that Clang rejects is not an error but makes the result
+/// partial.
+llvm::Expected<AnalysisResult> analyzeClosure(const AnalyzeOptions &Options);
+
+} // namespace opmig::analyze
+
+#endif

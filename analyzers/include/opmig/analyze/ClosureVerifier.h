@@ -1,0 +1,34 @@
+//===- ClosureVerifier.h - Prove a closure complete by building it -*- C++ -*-===//
+//
+// Copies the closure files alone into a scratch directory, compiles every
+// copied TU there with the flags it was analysed with (host objects, and a
+// device compile for CUDA TUs), links the host objects into one shared
+// library, and reports tree symbols left undefined (torch, CUDA and system
+// symbols are expected to stay undefined) and entries it does not define. With `Minimal`, it drops each
+// file in turn and reports the ones whose absence changed nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_CLOSUREVERIFIER_H
+#define OPMIG_ANALYZE_CLOSUREVERIFIER_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "llvm/Support/Error.h"
+
+namespace opmig::analyze {
+
+struct VerifyOptions {
+  bool Minimal = false;
+  bool KeepScratch = false;
+  unsigned Jobs = 0; ///< Parallel compiles; 0 means one per core.
+};
+
+/// Fills `Result.Verify`. Fails only when the scratch copy cannot be made
+/// or the compiler cannot be started; compile and link failures are part of
+/// the report.
+llvm::Error verifyClosure(AnalysisResult &Result, const VerifyOptions &Options);
+
+} // namespace opmig::analyze
+
+#endif

@@ -1,0 +1,78 @@
+//===- CompileFlags.h - Clang command lines for upstream TUs ----*- C++ -*-===//
+//
+// Upstream trees are built by nvcc, whose flags Clang does not accept. This
+// file turns a compile database entry (often an nvcc command) into a Clang
+// command line, and infers one when no database is given.
+//
+//   nvcc -gencode arch=compute_90a,code=sm_90a --expt-relaxed-constexpr
+//        -Xcompiler=-fPIC,-Wall -I csrc -x cu -c csrc/a.cu -o a.o
+//   =>  -I<dir>/csrc --cuda-gpu-arch=sm_90a -fPIC -Wall -x cuda
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_COMPILEFLAGS_H
+#define OPMIG_ANALYZE_COMPILEFLAGS_H
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace opmig::analyze {
+
+/// Flags for one TU, without the compiler, the input file, `-c`, `-o` or any
+/// side selection (`--cuda-host-only` etc.): the parser adds those per pass.
+struct TUFlags {
+  std::vector<std::string> Args;
+  /// GPU architectures named by the command (`sm_90a`, ...), in order.
+  std::vector<std::string> GpuArchs;
+  std::string Directory; ///< Working directory the flags are relative to.
+};
+
+/// Translates one compile command (argv form, argv[0] being the compiler) to
+/// Clang flags. nvcc-only flags are translated where Clang has an equivalent
+/// (`-gencode`/`-arch` -> arch list, `-rdc=true` -> `-fgpu-rdc`,
+/// `--use_fast_math` -> `-ffast-math`, `-Xcompiler a,b` -> `a b`, `-x cu` ->
+/// `-x cuda`) and dropped otherwise (`--expt-*`, `-Xptxas`, `--threads`, ...).
+/// Relative `-I`/`-isystem`/`-include` paths are made absolute against
+/// `Directory`. Commands from g++/clang++ pass through minus the input, `-c`,
+/// `-o` and dependency-file flags.
+TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv, const std::string &Directory);
+
+/// A compile database loaded from `<BuildDir>/compile_commands.json`, keyed by
+/// absolute, normalized source path.
+struct CompileDatabase {
+  std::map<std::string, TUFlags> ByFile;
+};
+
+/// Loads and normalizes a compile database. Fails with an InputError naming
+/// the file when it is missing, malformed, or has no entries.
+llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir);
+
+/// Where the toolchain lives, as found from options and the environment.
+struct ToolchainPaths {
+  std::string CudaPath;    ///< `--cuda-path`, else $CUDA_HOME, else /usr/local/cuda; empty if none.
+  std::string ResourceDir; ///< Clang's resource dir (for cuda_wrappers).
+  std::vector<std::string> TorchIncludeDirs; ///< Empty when torch is not installed.
+};
+
+/// Finds the toolchain; `CudaPathOption` is the `--cuda-path` value (may be
+/// empty). Torch include dirs come from `TorchIncludeOption` when non-empty,
+/// else from an installed torch's `include/` and `include/torch/csrc/api/include`.
+ToolchainPaths findToolchain(const std::string &CudaPathOption,
+                             const std::vector<std::string> &TorchIncludeOption);
+
+/// Flags inferred for a tree without a compile database: `-I` for the tree
+/// root and for each of its `src/`, `csrc/` and `include/` directories (at any
+/// depth), the CUDA and CCCL include dirs, torch's include dirs, and
+/// `-std=c++17`.
+TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain);
+
+/// Flags every parse gets whatever their origin: the resource dir, the CUDA
+/// path and CCCL include dir, and warnings off (only errors are reported).
+std::vector<std::string> commonClangFlags(const ToolchainPaths &Toolchain);
+
+} // namespace opmig::analyze
+
+#endif

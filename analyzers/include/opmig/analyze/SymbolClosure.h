@@ -1,0 +1,49 @@
+//===- SymbolClosure.h - What the entries need, over merged facts -*- C++ -*-===//
+//
+// Follows references from the entry symbols through the facts of every TU
+// parsed so far: definitions, class members, explicit instantiations in
+// other TUs, macros, and the in-tree headers each needed file includes. It
+// also says what is still unknown (needed symbols with no definition seen,
+// templates instantiated elsewhere), which tells the analyzer what to parse
+// next.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_SYMBOLCLOSURE_H
+#define OPMIG_ANALYZE_SYMBOLCLOSURE_H
+
+#include "opmig/analyze/TUFacts.h"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace opmig::analyze {
+
+/// Why one file is needed.
+struct FileNeed {
+  std::set<std::string> Defines;      ///< USRs of needed symbols defined here.
+  std::set<std::string> Instantiates; ///< USRs of templates instantiated here.
+  std::set<std::string> IncludedBy;   ///< Needed files including it.
+};
+
+struct SymbolClosure {
+  std::set<std::string> Symbols;              ///< Needed USRs and macro ids.
+  std::map<std::string, FileNeed> Files;      ///< By absolute path.
+  std::set<std::string> MissingDefinitions;   ///< Needed, never defined.
+  std::set<std::string> ExternalTemplates;    ///< Needed, instantiated elsewhere.
+};
+
+/// Computes the closure of `Entries` (USRs) over `Program` (merged facts);
+/// only files under `SourceRoot` join the closure.
+/// Files in `NoFollow` are recorded when they define something needed but
+/// their includes and file-scope macros are not followed: a registration
+/// TU is regenerated, not copied.
+SymbolClosure computeClosure(const TUFacts &Program, const std::string &SourceRoot,
+                             const std::vector<std::string> &Entries,
+                             const std::set<std::string> &NoFollow = {});
+
+} // namespace opmig::analyze
+
+#endif

@@ -1,0 +1,101 @@
+//===- TUFacts.h - What one parse of one TU tells about the tree -*- C++ -*-===//
+//
+// The facts a parse extracts (definitions and what each references, macro
+// uses, include edges, op registrations, errors) for code inside the source
+// tree only. Facts are plain data so that they can be cached per TU and
+// merged across TUs and across the host and device passes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_ANALYZE_TUFACTS_H
+#define OPMIG_ANALYZE_TUFACTS_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "nlohmann/json_fwd.hpp"
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace opmig::analyze {
+
+/// Which compilation a parse modelled: CUDA code differs between them.
+enum class ParseSide { Host, Device };
+const char *toString(ParseSide S);
+
+/// A declaration or definition in the tree. Symbols are keyed by Clang USR
+/// (macros by `macro:NAME@FILE:LINE`); template specializations fold into
+/// their primary template so that every use of `f<half>` needs `f`.
+struct SymbolFact {
+  std::string Name; ///< Qualified name.
+  SymbolKind Kind = SymbolKind::Function;
+  std::string File; ///< Absolute path.
+  unsigned Line = 0;
+  unsigned BeginOffset = 0, EndOffset = 0; ///< Source range of a definition.
+  bool IsDefinition = false;
+  std::set<std::string> Refs; ///< Symbols a definition needs.
+  std::string Parent;         ///< Enclosing class, for members.
+};
+
+struct IncludeFact {
+  std::string Includer; ///< Absolute path of the including file.
+  unsigned Line = 0;
+  std::string Spelling;
+  bool Angled = false;
+  std::string Resolved; ///< Absolute path, empty when not found.
+  bool HasIncludeOnly = false; ///< Seen only inside `__has_include`.
+};
+
+/// `m.def(...)` / `m.impl(...)` in a TORCH_LIBRARY block or a pybind module.
+struct RegistrationFact {
+  std::string Via;       ///< `torch-op` or `pybind`.
+  std::string Namespace; ///< Torch library namespace or pybind module name.
+  std::string OpName;    ///< Without schema or namespace.
+  std::string Function;  ///< USR of the bound function; empty for a bare def.
+  std::string File;
+  unsigned Line = 0;
+};
+
+/// `template void f<half>(...)`: the TU that provides a specialization.
+struct InstantiationFact {
+  std::string Template; ///< USR of the primary template.
+  std::string File;
+  unsigned Line = 0;
+};
+
+struct DiagnosticFact {
+  AnalysisDiagnostic::Level Severity = AnalysisDiagnostic::Level::Error;
+  std::string File; ///< Absolute; may be outside the tree.
+  unsigned Line = 0;
+  std::string Message;
+};
+
+struct TUFacts {
+  std::string MainFile;
+  ParseSide Side = ParseSide::Host;
+  std::map<std::string, SymbolFact> Symbols; ///< By USR.
+  /// Macros expanded at file scope, outside any definition, per file.
+  std::map<std::string, std::set<std::string>> FileScopeRefs;
+  /// Templates used here whose definition is not visible in this TU, so a
+  /// specialization must come from an explicit instantiation elsewhere.
+  std::set<std::string> ExternallyInstantiated;
+  std::vector<InstantiationFact> Instantiations;
+  std::vector<IncludeFact> Includes;
+  std::vector<RegistrationFact> Registrations;
+  std::vector<DiagnosticFact> Diagnostics;
+  std::vector<std::string> InputFiles; ///< Every file the parse read.
+  bool Completed = true; ///< False when the frontend could not run at all.
+
+  /// Adds everything `Other` knows; used to merge host and device passes and
+  /// to build the whole-program view.
+  void merge(const TUFacts &Other);
+};
+
+void to_json(nlohmann::json &J, const TUFacts &F);
+void from_json(const nlohmann::json &J, TUFacts &F);
+
+} // namespace opmig::analyze
+
+#endif

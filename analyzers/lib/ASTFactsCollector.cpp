@@ -1,0 +1,380 @@
+#include "ASTFactsCollector.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/Index/USRGeneration.h"
+
+namespace opmig::analyze {
+
+using namespace clang;
+
+namespace {
+
+/// The declaration a use really depends on: the primary template for a
+/// specialization, the member template for a member of an instantiated class.
+const Decl *patternOf(const Decl *D) {
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
+      return patternOf(Primary->getTemplatedDecl());
+    if (const FunctionDecl *Member = FD->getInstantiatedFromMemberFunction())
+      return patternOf(Member);
+    return FD;
+  }
+  if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) {
+    if (!Spec->isExplicitSpecialization())
+      return patternOf(Spec->getSpecializedTemplate()->getTemplatedDecl());
+    return Spec;
+  }
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+    if (const CXXRecordDecl *Member = RD->getInstantiatedFromMemberClass())
+      return patternOf(Member);
+    return RD;
+  }
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    if (const VarDecl *Member = VD->getInstantiatedFromStaticDataMember())
+      return patternOf(Member);
+    return VD;
+  }
+  if (const auto *ED = dyn_cast<EnumDecl>(D)) {
+    if (const EnumDecl *Member = ED->getInstantiatedFromMemberEnum())
+      return Member;
+  }
+  return D;
+}
+
+/// Maps a referenced declaration to the symbol that owns it: an enumerator
+/// to its enum, a field to its record, a template to its pattern.
+const Decl *ownerOf(const Decl *D) {
+  if (const auto *Template = dyn_cast<TemplateDecl>(D))
+    D = Template->getTemplatedDecl();
+  if (const auto *Shadow = dyn_cast_or_null<UsingShadowDecl>(D))
+    D = Shadow->getTargetDecl();
+  if (!D)
+    return nullptr;
+  // Implicit members (a defaulted copy constructor) belong to their class.
+  if (isa<EnumConstantDecl, FieldDecl, IndirectFieldDecl>(D) ||
+      (D->isImplicit() && isa<RecordDecl>(D->getDeclContext())))
+    D = dyn_cast<Decl>(D->getDeclContext());
+  if (!D || D->getParentFunctionOrMethod())
+    return nullptr;
+  return patternOf(D);
+}
+
+std::optional<SymbolKind> kindOf(const Decl *D) {
+  if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (FD->hasAttr<CUDAGlobalAttr>())
+      return SymbolKind::Kernel;
+    return FD->getDescribedFunctionTemplate() ? SymbolKind::Template : SymbolKind::Function;
+  }
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
+    if (RD->isLambda())
+      return std::nullopt;
+    return RD->getDescribedClassTemplate() ? SymbolKind::Template : SymbolKind::Class;
+  }
+  if (isa<RecordDecl>(D))
+    return SymbolKind::Class;
+  if (isa<EnumDecl>(D))
+    return SymbolKind::Enum;
+  if (isa<TypedefNameDecl>(D))
+    return SymbolKind::Alias;
+  if (const auto *VD = dyn_cast<VarDecl>(D)) {
+    if (!VD->hasGlobalStorage() || VD->isStaticLocal() || isa<ParmVarDecl>(VD))
+      return std::nullopt;
+    return VD->getDescribedVarTemplate() ? SymbolKind::Template : SymbolKind::Variable;
+  }
+  return std::nullopt;
+}
+
+/// The range a definition covers, including its `template <...>` header.
+SourceRange definitionRange(const Decl *D) {
+  if (const auto *FD = dyn_cast<FunctionDecl>(D))
+    if (const FunctionTemplateDecl *Template = FD->getDescribedFunctionTemplate())
+      return Template->getSourceRange();
+  if (const auto *RD = dyn_cast<CXXRecordDecl>(D))
+    if (const ClassTemplateDecl *Template = RD->getDescribedClassTemplate())
+      return Template->getSourceRange();
+  return D->getSourceRange();
+}
+
+struct DefinitionRange {
+  unsigned Begin = 0, End = 0;
+  std::string Usr;
+};
+
+/// State shared by the visitors of one TU.
+class SymbolTable {
+public:
+  SymbolTable(TreeLocations &Locs, TUFacts &Facts) : Locs(Locs), Facts(Facts) {}
+
+  /// USR of the tree symbol owning `D`, recording its declaration; empty
+  /// when `D` is not a tree symbol.
+  std::string symbolFor(const Decl *D) {
+    const Decl *Owner = D ? ownerOf(D) : nullptr;
+    if (!Owner)
+      return {};
+    std::optional<SymbolKind> Kind = kindOf(Owner);
+    if (!Kind || !Locs.inTree(Owner->getLocation()))
+      return {};
+    llvm::SmallString<128> Usr;
+    if (index::generateUSRForDecl(Owner, Usr))
+      return {};
+    auto [It, Inserted] = Facts.Symbols.try_emplace(std::string(Usr));
+    if (Inserted) {
+      SymbolFact &Sym = It->second;
+      Sym.Name = cast<NamedDecl>(Owner)->getQualifiedNameAsString();
+      Sym.Kind = *Kind;
+      Sym.File = Locs.fileOf(Owner->getLocation());
+      Sym.Line = Locs.lineOf(Owner->getLocation());
+      if (const auto *Parent = dyn_cast<RecordDecl>(Owner->getDeclContext()))
+        Sym.Parent = symbolFor(Parent);
+    }
+    return It->first;
+  }
+
+  void markDefinition(const std::string &Usr, const Decl *D) {
+    SymbolFact &Sym = Facts.Symbols[Usr];
+    Sym.IsDefinition = true;
+    Sym.File = Locs.fileOf(D->getLocation());
+    Sym.Line = Locs.lineOf(D->getLocation());
+    const SourceManager &SM = Locs.sourceManager();
+    CharSourceRange Range = SM.getExpansionRange(definitionRange(D));
+    if (SM.getFileID(Range.getBegin()) != SM.getFileID(Range.getEnd()))
+      return;
+    Sym.BeginOffset = SM.getFileOffset(Range.getBegin());
+    Sym.EndOffset = SM.getFileOffset(Range.getEnd());
+    Ranges[Sym.File].push_back({Sym.BeginOffset, Sym.EndOffset, Usr});
+  }
+
+  /// The innermost definition around `Offset` in `File`, or null.
+  const DefinitionRange *enclosing(const std::string &File, unsigned Offset) const {
+    auto It = Ranges.find(File);
+    if (It == Ranges.end())
+      return nullptr;
+    const DefinitionRange *Best = nullptr;
+    for (const DefinitionRange &R : It->second)
+      if (R.Begin <= Offset && Offset <= R.End && (!Best || R.End - R.Begin < Best->End - Best->Begin))
+        Best = &R;
+    return Best;
+  }
+
+  TreeLocations &Locs;
+  TUFacts &Facts;
+
+private:
+  std::map<std::string, std::vector<DefinitionRange>> Ranges;
+};
+
+/// Collects the tree symbols one definition references.
+class RefCollector : public DynamicRecursiveASTVisitor {
+public:
+  RefCollector(SymbolTable &Table, std::set<std::string> &Refs) : Table(Table), Refs(Refs) {}
+
+  bool VisitDeclRefExpr(DeclRefExpr *E) override {
+    add(E->getDecl());
+    noteExternalInstantiation(E->getDecl());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) override {
+    add(E->getMemberDecl());
+    noteExternalInstantiation(E->getMemberDecl());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *E) override {
+    add(E->getConstructor());
+    return true;
+  }
+  bool VisitOverloadExpr(OverloadExpr *E) override {
+    for (const NamedDecl *Candidate : E->decls())
+      add(Candidate->getUnderlyingDecl());
+    return true;
+  }
+  bool VisitTypeLoc(TypeLoc TL) override {
+    const Type *T = TL.getTypePtr();
+    if (const auto *Tag = dyn_cast<TagType>(T))
+      add(Tag->getDecl());
+    else if (const auto *Typedef = dyn_cast<TypedefType>(T))
+      add(Typedef->getDecl());
+    else if (const auto *Using = dyn_cast<UsingType>(T))
+      add(Using->getDecl()->getTargetDecl());
+    else if (const auto *Spec = dyn_cast<TemplateSpecializationType>(T))
+      add(Spec->getTemplateName().getAsTemplateDecl());
+    else if (const auto *Deduced = dyn_cast<DeducedTemplateSpecializationType>(T))
+      add(Deduced->getTemplateName().getAsTemplateDecl());
+    return true;
+  }
+
+private:
+  void add(const Decl *D) {
+    std::string Usr = Table.symbolFor(D);
+    if (!Usr.empty())
+      Refs.insert(std::move(Usr));
+  }
+
+  /// A specialization whose template body this TU cannot see must come
+  /// from an explicit instantiation in another TU.
+  void noteExternalInstantiation(const Decl *D) {
+    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
+    if (!FD || !FD->getPrimaryTemplate() || FD->isDefined())
+      return;
+    if (FD->getPrimaryTemplate()->getTemplatedDecl()->isDefined())
+      return;
+    std::string Usr = Table.symbolFor(FD);
+    if (!Usr.empty())
+      Table.Facts.ExternallyInstantiated.insert(std::move(Usr));
+  }
+
+  SymbolTable &Table;
+  std::set<std::string> &Refs;
+};
+
+const StringLiteral *firstStringLiteral(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *Literal = dyn_cast<StringLiteral>(S))
+    return Literal;
+  for (const Stmt *Child : S->children())
+    if (const StringLiteral *Found = firstStringLiteral(Child))
+      return Found;
+  return nullptr;
+}
+
+const FunctionDecl *firstFunctionReference(const Stmt *S) {
+  if (!S)
+    return nullptr;
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
+    if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
+      return FD;
+  for (const Stmt *Child : S->children())
+    if (const FunctionDecl *Found = firstFunctionReference(Child))
+      return Found;
+  return nullptr;
+}
+
+/// Visits every declaration (template instantiations included) and records
+/// definitions with their references, explicit instantiations and op
+/// registrations.
+class DeclCollector : public DynamicRecursiveASTVisitor {
+public:
+  DeclCollector(SymbolTable &Table, const PreprocessorFacts &PPFacts)
+      : Table(Table), PPFacts(PPFacts) {
+    ShouldVisitTemplateInstantiations = true;
+  }
+
+  bool VisitFunctionDecl(FunctionDecl *FD) override {
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
+      recordInstantiation(FD, FD->getPointOfInstantiation());
+    if (FD->doesThisDeclarationHaveABody())
+      recordDefinition(FD);
+    else
+      Table.symbolFor(FD);
+    return true;
+  }
+  bool VisitRecordDecl(RecordDecl *RD) override {
+    if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
+      if (Spec->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
+        recordInstantiation(Spec, Spec->getPointOfInstantiation());
+    if (RD->isThisDeclarationADefinition() && !RD->isImplicit())
+      recordDefinition(RD);
+    return true;
+  }
+  bool VisitEnumDecl(EnumDecl *ED) override {
+    if (ED->isThisDeclarationADefinition())
+      recordDefinition(ED);
+    return true;
+  }
+  bool VisitTypedefNameDecl(TypedefNameDecl *TD) override {
+    recordDefinition(TD);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) override {
+    if (VD->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
+      recordDefinition(VD);
+    else
+      Table.symbolFor(VD);
+    return true;
+  }
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *CE) override {
+    recordRegistration(CE);
+    return true;
+  }
+
+private:
+  void recordDefinition(const Decl *D) {
+    if (D->getParentFunctionOrMethod())
+      return;
+    std::string Usr = Table.symbolFor(D);
+    if (Usr.empty())
+      return;
+    if (patternOf(D) == D)
+      Table.markDefinition(Usr, D);
+    std::set<std::string> &Refs = Table.Facts.Symbols[Usr].Refs;
+    RefCollector(Table, Refs).TraverseDecl(const_cast<Decl *>(D));
+    Refs.erase(Usr);
+  }
+
+  void recordInstantiation(const Decl *D, SourceLocation PointOfInstantiation) {
+    std::string Usr = Table.symbolFor(D);
+    if (Usr.empty() || !Table.Locs.inTree(PointOfInstantiation))
+      return;
+    Table.Facts.Instantiations.push_back({Usr, Table.Locs.fileOf(PointOfInstantiation),
+                                          Table.Locs.lineOf(PointOfInstantiation)});
+  }
+
+  void recordRegistration(const CXXMemberCallExpr *CE) {
+    const CXXMethodDecl *Method = CE->getMethodDecl();
+    if (!Method || CE->getNumArgs() == 0 || !Table.Locs.inTree(CE->getBeginLoc()))
+      return;
+    llvm::StringRef Name = Method->getName(), Class = Method->getParent()->getName();
+    bool IsTorch = Class == "Library", IsPybind = Class == "module_" || Class == "module";
+    if ((Name != "def" && Name != "impl") || (!IsTorch && !IsPybind))
+      return;
+    const StringLiteral *Literal = firstStringLiteral(CE->getArg(0));
+    if (!Literal)
+      return;
+    RegistrationFact Reg;
+    Reg.Via = IsTorch ? "torch-op" : "pybind";
+    Reg.File = Table.Locs.fileOf(CE->getBeginLoc());
+    Reg.Line = Table.Locs.lineOf(CE->getBeginLoc());
+    llvm::StringRef Op = Literal->getString().split('(').first.trim();
+    if (auto [Ns, Rest] = Op.rsplit("::"); !Rest.empty()) {
+      Reg.Namespace = Ns.str();
+      Op = Rest;
+    } else if (const RegistrationBlock *Block = enclosingBlock(Reg.File, CE->getBeginLoc())) {
+      Reg.Namespace = Block->Namespace;
+    }
+    Reg.OpName = Op.str();
+    for (unsigned I = 1; I < CE->getNumArgs() && Reg.Function.empty(); ++I)
+      Reg.Function = Table.symbolFor(firstFunctionReference(CE->getArg(I)));
+    Table.Facts.Registrations.push_back(std::move(Reg));
+  }
+
+  const RegistrationBlock *enclosingBlock(const std::string &File, SourceLocation Loc) const {
+    unsigned Offset = Table.Locs.offsetOf(Loc);
+    const RegistrationBlock *Best = nullptr;
+    for (const RegistrationBlock &Block : PPFacts.Blocks)
+      if (Block.File == File && Block.Offset <= Offset && (!Best || Block.Offset > Best->Offset))
+        Best = &Block;
+    return Best;
+  }
+
+  SymbolTable &Table;
+  const PreprocessorFacts &PPFacts;
+};
+
+} // namespace
+
+void collectASTFacts(ASTContext &Ctx, TreeLocations &Locs, const PreprocessorFacts &PPFacts,
+                     TUFacts &Facts) {
+  SymbolTable Table(Locs, Facts);
+  DeclCollector(Table, PPFacts).TraverseAST(Ctx);
+  for (const MacroUse &Use : PPFacts.MacroUses) {
+    if (const DefinitionRange *Def = Table.enclosing(Use.File, Use.Offset))
+      Facts.Symbols[Def->Usr].Refs.insert(Use.MacroId);
+    else
+      Facts.FileScopeRefs[Use.File].insert(Use.MacroId);
+  }
+}
+
+} // namespace opmig::analyze

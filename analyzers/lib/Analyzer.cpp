@@ -1,0 +1,430 @@
+#include "opmig/analyze/Analyzer.h"
+
+#include "TreeLocations.h"
+#include "opmig/analyze/CompileFlags.h"
+#include "opmig/analyze/EntryResolver.h"
+#include "opmig/analyze/ExternalClassifier.h"
+#include "opmig/analyze/FactsCache.h"
+#include "opmig/analyze/SourceTree.h"
+#include "opmig/analyze/SymbolClosure.h"
+#include "opmig/analyze/TokenIndex.h"
+#include "opmig/analyze/TUParser.h"
+
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <optional>
+#include <set>
+
+namespace opmig::analyze {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point Start) {
+  return std::chrono::duration<double>(Clock::now() - Start).count();
+}
+
+/// The absolute `-I`/`-isystem`/`-iquote` directories among `Args`.
+void collectIncludeDirs(const std::vector<std::string> &Args, std::set<std::string> &Dirs) {
+  for (size_t I = 0; I < Args.size(); ++I) {
+    llvm::StringRef Arg = Args[I];
+    for (llvm::StringRef Flag : {"-isystem", "-iquote", "-I"}) {
+      if (!Arg.starts_with(Flag))
+        continue;
+      llvm::StringRef Dir = Arg.drop_front(Flag.size());
+      if (Dir.empty() && I + 1 < Args.size())
+        Dir = Args[I + 1];
+      if (!Dir.empty())
+        Dirs.insert(realPathOf(Dir));
+      break;
+    }
+  }
+}
+
+bool isLinkable(SymbolKind Kind) {
+  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel ||
+         Kind == SymbolKind::Variable;
+}
+
+class Analysis {
+public:
+  Analysis(const AnalyzeOptions &Options, SourceTree Tree, ToolchainPaths Toolchain,
+           std::optional<CompileDatabase> Database)
+      : Options(Options), Tree(std::move(Tree)), Toolchain(std::move(Toolchain)),
+        Database(std::move(Database)), Cache(Options.CacheDir, this->Tree) {
+    for (const std::string &Dir : this->Tree.SubmoduleDirs)
+      ExternalDirs.push_back(this->Tree.Root + "/" + Dir);
+    if (!this->Database)
+      Inferred = inferFlags(this->Tree.Root, this->Toolchain);
+  }
+
+  llvm::Expected<AnalysisResult> run();
+  void stage(const char *Name, Clock::time_point Start) {
+    Stats.Stages.push_back({Name, secondsSince(Start)});
+  }
+
+private:
+  TUFlags flagsOf(const std::string &TU) const;
+  ParseRequest requestFor(const std::string &TU, ParseSide Side) const;
+  void parse(const std::vector<std::string> &TUs);
+  void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
+  std::vector<std::string> nextTUs(const SymbolClosure &Closure) const;
+  AnalysisResult report(const SymbolClosure &Closure, const std::vector<EntryMatch> &Entries,
+                        const std::set<std::string> &RegistrationOnly) const;
+  void reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
+                   const std::set<std::string> &EntryUsrs,
+                   const std::set<std::string> &RegistrationOnly) const;
+  void reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
+                      const std::set<std::string> &RegistrationOnly) const;
+  void reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
+                       const std::set<std::string> &RegistrationOnly) const;
+  void reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure) const;
+
+  const AnalyzeOptions &Options;
+  SourceTree Tree;
+  ToolchainPaths Toolchain;
+  std::optional<CompileDatabase> Database;
+  TUFlags Inferred;
+  std::vector<std::string> ExternalDirs;
+  std::optional<TokenIndex> Index;
+  FactsCache Cache;
+  TUFacts Program;                  ///< Everything parsed so far, merged.
+  std::set<std::string> ParsedTUs;  ///< Absolute paths.
+  std::set<std::string> SeenFiles;  ///< Every file a parse read.
+  std::vector<std::string> PartialReasons;
+  std::vector<AnalysisDiagnostic> Diagnostics;
+  AnalysisStats Stats;
+};
+
+TUFlags Analysis::flagsOf(const std::string &TU) const {
+  if (Database) {
+    auto It = Database->ByFile.find(TU);
+    if (It != Database->ByFile.end())
+      return It->second;
+  }
+  return Inferred;
+}
+
+ParseRequest Analysis::requestFor(const std::string &TU, ParseSide Side) const {
+  TUFlags Flags = flagsOf(TU);
+  ParseRequest Request;
+  Request.MainFile = TU;
+  Request.SourceRoot = Tree.Root;
+  Request.ExternalDirs = ExternalDirs;
+  Request.Side = Side;
+  Request.Directory = Flags.Directory.empty() ? Tree.Root : Flags.Directory;
+  if (!Options.GpuArch.empty())
+    Request.GpuArch = Options.GpuArch;
+  else if (!Flags.GpuArchs.empty())
+    Request.GpuArch = Flags.GpuArchs.front();
+  Request.Flags = commonClangFlags(Toolchain);
+  Request.Flags.insert(Request.Flags.end(), Flags.Args.begin(), Flags.Args.end());
+  Request.Flags.insert(Request.Flags.end(), Options.ExtraArgs.begin(), Options.ExtraArgs.end());
+  return Request;
+}
+
+void Analysis::parse(const std::vector<std::string> &TUs) {
+  std::vector<ParseRequest> Misses;
+  for (const std::string &TU : TUs) {
+    if (!ParsedTUs.insert(TU).second)
+      continue;
+    std::vector<ParseSide> Sides = {ParseSide::Host};
+    if (isCudaSource(TU))
+      Sides.push_back(ParseSide::Device);
+    for (ParseSide Side : Sides) {
+      ParseRequest Request = requestFor(TU, Side);
+      if (std::optional<TUFacts> Cached = Cache.lookup(Request))
+        recordParse(Request, std::move(*Cached), /*FromCache=*/true);
+      else
+        Misses.push_back(std::move(Request));
+    }
+  }
+  std::vector<TUFacts> Results(Misses.size());
+  std::mutex ProgressLock;
+  unsigned Done = 0;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
+  for (size_t I = 0; I < Misses.size(); ++I)
+    Pool.async([&, I] {
+      Results[I] = parseTranslationUnit(Misses[I]);
+      std::lock_guard<std::mutex> Lock(ProgressLock);
+      if (Options.OnProgress)
+        Options.OnProgress(
+            {++Done, unsigned(Misses.size()), Tree.relative(Misses[I].MainFile)});
+    });
+  Pool.wait();
+  for (size_t I = 0; I < Misses.size(); ++I) {
+    Cache.store(Misses[I], Results[I]);
+    recordParse(Misses[I], std::move(Results[I]), /*FromCache=*/false);
+  }
+}
+
+void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache) {
+  ++(FromCache ? Stats.ParsesCached : Stats.ParsesRun);
+  std::string Where = Tree.relative(Request.MainFile) + " (" + toString(Request.Side) + ")";
+  if (!Facts.Completed)
+    PartialReasons.push_back(Where + ": the Clang frontend could not run on this TU");
+  if (!Facts.Diagnostics.empty()) {
+    const DiagnosticFact &First = Facts.Diagnostics.front();
+    PartialReasons.push_back(Where + ": " + std::to_string(Facts.Diagnostics.size()) +
+                             " error(s) Clang reported; first: " + Tree.relative(First.File) +
+                             ":" + std::to_string(First.Line) + ": " + First.Message);
+    for (const DiagnosticFact &Fact : Facts.Diagnostics)
+      Diagnostics.push_back({Fact.Severity, {Tree.relative(Fact.File), Fact.Line}, Fact.Message,
+                             toString(Request.Side)});
+  }
+  SeenFiles.insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
+  Program.merge(Facts);
+}
+
+/// TUs that may hold what the closure still lacks: definitions of needed
+/// symbols, and explicit instantiations of templates whose bodies the users
+/// cannot see (any TU including the template's definition can provide one).
+std::vector<std::string> Analysis::nextTUs(const SymbolClosure &Closure) const {
+  std::set<std::string> Next;
+  for (const std::string &Usr : Closure.MissingDefinitions) {
+    const SymbolFact &Sym = Program.Symbols.at(Usr);
+    if (Sym.Kind == SymbolKind::Macro)
+      continue;
+    std::string Base = entryBaseName(Sym.Name);
+    for (std::string &TU : Index->tusCovering(Base, SeenFiles))
+      Next.insert(std::move(TU));
+  }
+  for (const std::string &Usr : Closure.ExternalTemplates) {
+    const SymbolFact &Sym = Program.Symbols.at(Usr);
+    if (Sym.IsDefinition)
+      for (std::string &TU : Index->tusReaching(Sym.File))
+        Next.insert(std::move(TU));
+  }
+  std::vector<std::string> Result;
+  for (const std::string &TU : Next)
+    if (!ParsedTUs.count(TU))
+      Result.push_back(TU);
+  return Result;
+}
+
+llvm::Expected<AnalysisResult> Analysis::run() {
+  auto Start = Clock::now();
+  std::set<std::string> IncludeDirs;
+  if (Database)
+    for (const auto &[File, Flags] : Database->ByFile)
+      collectIncludeDirs(Flags.Args, IncludeDirs);
+  collectIncludeDirs(Inferred.Args, IncludeDirs);
+  collectIncludeDirs(Options.ExtraArgs, IncludeDirs);
+  Index.emplace(Tree, std::vector<std::string>(IncludeDirs.begin(), IncludeDirs.end()));
+  stage("index", Start);
+
+  Start = Clock::now();
+  std::vector<EntryMatch> Entries;
+  std::vector<std::string> EntryUsrs;
+  std::set<std::string> RegistrationOnly;
+  for (const std::string &Entry : Options.Entries) {
+    parse(Index->tusCovering(entryBaseName(Entry), {}));
+    auto Match = resolveEntry(Entry, Program, Tree, Index->callableNames());
+    if (!Match)
+      return Match.takeError();
+    EntryUsrs.insert(EntryUsrs.end(), Match->Usrs.begin(), Match->Usrs.end());
+    if (!Match->RegistrationFile.empty())
+      RegistrationOnly.insert(Match->RegistrationFile);
+    Entries.push_back(std::move(*Match));
+  }
+  stage("resolve", Start);
+
+  Start = Clock::now();
+  SymbolClosure Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+  for (std::vector<std::string> Next = nextTUs(Closure); !Next.empty(); Next = nextTUs(Closure)) {
+    parse(Next);
+    Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+  }
+  // A registration TU that also defines a needed symbol is copied like any
+  // other closure file.
+  for (const auto &[File, Need] : Closure.Files)
+    if (!Need.Defines.empty() || !Need.Instantiates.empty())
+      RegistrationOnly.erase(File);
+  Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+  stage("closure", Start);
+  return report(Closure, Entries, RegistrationOnly);
+}
+
+AnalysisResult Analysis::report(const SymbolClosure &Closure,
+                                const std::vector<EntryMatch> &Entries,
+                                const std::set<std::string> &RegistrationOnly) const {
+  AnalysisResult R;
+  R.SourceRoot = Tree.Root;
+  std::set<std::string> EntryUsrs;
+  for (const EntryMatch &Match : Entries) {
+    R.Entries.push_back(Match.Entry);
+    EntryUsrs.insert(Match.Usrs.begin(), Match.Usrs.end());
+  }
+  reportFiles(R, Closure, EntryUsrs, RegistrationOnly);
+  for (const std::string &Usr : Closure.Symbols) {
+    auto It = Program.Symbols.find(Usr);
+    if (It == Program.Symbols.end())
+      continue;
+    const SymbolFact &Sym = It->second;
+    ClosureSymbol Out{Sym.Name, Sym.Kind, {Tree.relative(Sym.File), Sym.Line}};
+    (Sym.IsDefinition ? R.Symbols : R.Unresolved).push_back(std::move(Out));
+  }
+  auto ByLocation = [](const ClosureSymbol &A, const ClosureSymbol &B) {
+    return std::tie(A.Loc.File, A.Loc.Line, A.Name) < std::tie(B.Loc.File, B.Loc.Line, B.Name);
+  };
+  std::sort(R.Symbols.begin(), R.Symbols.end(), ByLocation);
+  std::sort(R.Unresolved.begin(), R.Unresolved.end(), ByLocation);
+  reportSiblings(R, Closure, RegistrationOnly);
+  reportExternals(R, Closure, RegistrationOnly);
+  reportLeftBehind(R, Closure);
+
+  R.Diagnostics = Tree.Diagnostics;
+  std::set<std::tuple<std::string, unsigned, std::string>> Seen;
+  for (const AnalysisDiagnostic &Diag : Diagnostics)
+    if (Seen.insert({Diag.Loc.File, Diag.Loc.Line, Diag.Message}).second)
+      R.Diagnostics.push_back(Diag);
+  R.PartialReasons = PartialReasons;
+  if (!Database)
+    R.InferredFlags = Inferred.Args;
+  for (const ClosureFile &File : R.Files)
+    if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
+      ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);
+      R.TUFlags[File.Path] = Request.Flags;
+      R.GpuArch = Request.GpuArch;
+    }
+  for (const auto &[Usr, Sym] : Program.Symbols)
+    if (isLinkable(Sym.Kind) || Sym.Kind == SymbolKind::Template)
+      R.TreeDeclaredNames.insert(Sym.Name);
+  R.Stats = Stats;
+  R.Stats.FilesIndexed = Tree.Files.size();
+  R.Stats.TUsInTree = std::count_if(Tree.Files.begin(), Tree.Files.end(),
+                                    [](const SourceFile &F) { return F.IsTranslationUnit; });
+  R.Stats.TUsParsed = ParsedTUs.size();
+  return R;
+}
+
+void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
+                           const std::set<std::string> &EntryUsrs,
+                           const std::set<std::string> &RegistrationOnly) const {
+  for (const auto &[Path, Need] : Closure.Files) {
+    ClosureFile File;
+    File.Path = Tree.relative(Path);
+    bool DefinesEntry = llvm::any_of(Need.Defines, [&](const std::string &U) {
+      return EntryUsrs.count(U);
+    });
+    if (DefinesEntry)
+      File.Role = FileRole::Entry;
+    else if (RegistrationOnly.count(Path))
+      File.Role = FileRole::Registration;
+    else
+      File.Role = isTranslationUnitName(Path) ? FileRole::Source : FileRole::Header;
+    for (const std::string &Usr : Need.Defines)
+      File.Symbols.push_back(Program.Symbols.at(Usr).Name);
+    for (const std::string &Usr : Need.Instantiates)
+      File.Instantiates.push_back(Program.Symbols.at(Usr).Name);
+    for (const std::string &By : Need.IncludedBy)
+      File.IncludedBy.push_back(Tree.relative(By));
+    std::sort(File.Symbols.begin(), File.Symbols.end());
+    File.Symbols.erase(std::unique(File.Symbols.begin(), File.Symbols.end()), File.Symbols.end());
+    std::sort(File.Instantiates.begin(), File.Instantiates.end());
+    R.Files.push_back(std::move(File));
+  }
+  for (const std::string &Path : RegistrationOnly)
+    if (!Closure.Files.count(Path))
+      R.Files.push_back({Tree.relative(Path), FileRole::Registration, {}, {}, {}});
+  std::sort(R.Files.begin(), R.Files.end(),
+            [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
+}
+
+/// Definitions that sit in copied TUs without being needed: compiled along,
+/// they link only if what they reference comes along too.
+void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
+                              const std::set<std::string> &RegistrationOnly) const {
+  for (const auto &[Usr, Sym] : Program.Symbols) {
+    if (!Sym.IsDefinition || !isLinkable(Sym.Kind) || Closure.Symbols.count(Usr) ||
+        !Closure.Files.count(Sym.File) || RegistrationOnly.count(Sym.File) ||
+        !isTranslationUnitName(Sym.File))
+      continue;
+    SiblingDefinition Sibling{Sym.Name, {Tree.relative(Sym.File), Sym.Line}, {}};
+    for (const std::string &Ref : Sym.Refs) {
+      auto It = Program.Symbols.find(Ref);
+      if (It == Program.Symbols.end())
+        continue;
+      const SymbolFact &Dep = It->second;
+      bool Linkable = isLinkable(Dep.Kind) || Dep.Kind == SymbolKind::Template;
+      if (Linkable && (!Dep.IsDefinition || !Closure.Files.count(Dep.File) ||
+                       Program.ExternallyInstantiated.count(Ref)))
+        Sibling.MissingDependencies.push_back(Dep.Name);
+    }
+    if (!Sibling.MissingDependencies.empty())
+      R.LinksAsCopied = false;
+    R.Siblings[Sibling.Loc.File].push_back(std::move(Sibling));
+  }
+}
+
+void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
+                               const std::set<std::string> &RegistrationOnly) const {
+  ExternalClassifier Classifier(Toolchain, ExternalDirs);
+  std::map<std::pair<std::string, std::string>, ExternalInclude> ByHeader;
+  std::set<std::tuple<std::string, std::string, std::string, unsigned>> Seen;
+  for (const IncludeFact &Include : Program.Includes) {
+    if (!Closure.Files.count(Include.Includer) || RegistrationOnly.count(Include.Includer))
+      continue;
+    if (!Include.Resolved.empty() && Tree.contains(Include.Resolved) &&
+        llvm::none_of(ExternalDirs,
+                      [&](const std::string &Dir) { return isWithin(Include.Resolved, Dir); }))
+      continue;
+    if (!Seen.insert({Include.Spelling, Include.Resolved, Include.Includer, Include.Line}).second)
+      continue;
+    auto [It, Inserted] = ByHeader.try_emplace({Include.Spelling, Include.Resolved});
+    ExternalInclude &Out = It->second;
+    if (Inserted) {
+      Out.Spelling = Include.Spelling;
+      Out.ResolvedPath = Include.Resolved;
+      Out.Class = Classifier.classify(Include);
+      Out.Optional = true;
+    }
+    Out.Optional = Out.Optional && Include.HasIncludeOnly;
+    Out.IncludedFrom.push_back({Tree.relative(Include.Includer), Include.Line});
+  }
+  for (auto &[Key, External] : ByHeader) {
+    std::sort(External.IncludedFrom.begin(), External.IncludedFrom.end(),
+              [](const Location &A, const Location &B) {
+                return std::tie(A.File, A.Line) < std::tie(B.File, B.Line);
+              });
+    R.External.push_back(std::move(External));
+  }
+}
+
+void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure) const {
+  std::set<std::string> Dirs;
+  for (const auto &[Path, Need] : Closure.Files)
+    Dirs.insert(llvm::sys::path::parent_path(Path).str());
+  for (const SourceFile &File : Tree.Files)
+    if (Dirs.count(llvm::sys::path::parent_path(File.Path).str()) &&
+        !Closure.Files.count(File.Path))
+      R.LeftBehind.push_back(Tree.relative(File.Path));
+}
+
+} // namespace
+
+llvm::Expected<AnalysisResult> analyzeClosure(const AnalyzeOptions &Options) {
+  auto Start = Clock::now();
+  auto Tree = readSourceTree(Options.SourceRoot);
+  if (!Tree)
+    return Tree.takeError();
+  std::optional<CompileDatabase> Database;
+  if (!Options.BuildDir.empty()) {
+    auto Loaded = loadCompileDatabase(Options.BuildDir);
+    if (!Loaded)
+      return Loaded.takeError();
+    Database = std::move(*Loaded);
+  }
+  Analysis Run(Options, std::move(*Tree), findToolchain(Options.CudaPath, Options.TorchIncludeDirs),
+               std::move(Database));
+  Run.stage("read", Start);
+  return Run.run();
+}
+
+} // namespace opmig::analyze

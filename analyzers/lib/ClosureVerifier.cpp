@@ -1,0 +1,278 @@
+#include "opmig/analyze/ClosureVerifier.h"
+
+#include "opmig/analyze/SourceTree.h"
+#include "opmig/analyze/TUParser.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <mutex>
+#include <set>
+
+namespace opmig::analyze {
+
+namespace fs = llvm::sys::fs;
+
+namespace {
+
+struct CompileJob {
+  std::string RelativePath;
+  ParseSide Side = ParseSide::Host;
+  std::vector<std::string> Args;
+  std::string Object; ///< Empty for a device compile (checked, not linked).
+};
+
+struct RunResult {
+  bool Ok = false;
+  std::string FirstError;
+};
+
+/// Runs `Args` (argv[0] is resolved on PATH or taken as a path) and keeps
+/// the first error line of its output.
+RunResult runCommand(const std::vector<std::string> &Args, const std::string &LogPath) {
+  llvm::SmallVector<llvm::StringRef> Argv(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(LogPath),
+                                                llvm::StringRef(LogPath)};
+  std::string ExecError;
+  int Code = llvm::sys::ExecuteAndWait(Args.front(), Argv, std::nullopt, Redirects, 0, 0,
+                                       &ExecError);
+  RunResult Result{Code == 0, ExecError};
+  if (Result.Ok || !Result.FirstError.empty())
+    return Result;
+  if (auto Log = llvm::MemoryBuffer::getFile(LogPath)) {
+    llvm::SmallVector<llvm::StringRef> Lines;
+    (*Log)->getBuffer().split(Lines, '\n');
+    for (llvm::StringRef Line : Lines)
+      if (Line.contains("error")) {
+        Result.FirstError = Line.trim().str();
+        break;
+      }
+  }
+  if (Result.FirstError.empty())
+    Result.FirstError = "exit code " + std::to_string(Code);
+  return Result;
+}
+
+/// `ns::f` for a function symbol (kernel host stubs map to their kernel),
+/// the demangled text otherwise.
+std::string qualifiedNameOf(llvm::StringRef Mangled) {
+  llvm::ItaniumPartialDemangler Demangler;
+  if (Demangler.partialDemangle(Mangled.str().c_str()))
+    return Mangled.str();
+  if (!Demangler.isFunction()) {
+    char *Full = Demangler.finishDemangle(nullptr, nullptr);
+    std::string Name = Full ? Full : Mangled.str();
+    std::free(Full);
+    return Name;
+  }
+  size_t Size = 0;
+  char *Context = Demangler.getFunctionDeclContextName(nullptr, &Size);
+  char *Base = Demangler.getFunctionBaseName(nullptr, &Size);
+  std::string Name = Context && *Context ? std::string(Context) + "::" : "";
+  llvm::StringRef BaseName = Base ? Base : "";
+  BaseName.consume_front("__device_stub__");
+  Name += BaseName.str();
+  std::free(Context);
+  std::free(Base);
+  return Name;
+}
+
+class Verifier {
+public:
+  Verifier(AnalysisResult &Result, const VerifyOptions &Options)
+      : Result(Result), Options(Options) {}
+
+  llvm::Error run();
+
+private:
+  std::vector<std::string> copiedFiles() const;
+  llvm::Expected<std::string> makeScratch(const std::vector<std::string> &Files) const;
+  std::vector<CompileJob> jobsFor(const std::string &Scratch,
+                                  const std::vector<std::string> &Files) const;
+  /// Compiles and links the given files in `Scratch`; fills `Report` when
+  /// non-null.
+  bool build(const std::string &Scratch, const std::vector<std::string> &Files,
+             VerifyReport *Report) const;
+  std::vector<std::string> linkProblems(const std::string &Library) const;
+
+  AnalysisResult &Result;
+  const VerifyOptions &Options;
+};
+
+std::vector<std::string> Verifier::copiedFiles() const {
+  std::vector<std::string> Files;
+  for (const ClosureFile &File : Result.Files)
+    if (File.Role != FileRole::Registration)
+      Files.push_back(File.Path);
+  return Files;
+}
+
+llvm::Expected<std::string> Verifier::makeScratch(const std::vector<std::string> &Files) const {
+  llvm::SmallString<256> Scratch;
+  if (std::error_code EC = fs::createUniqueDirectory("opmig-verify", Scratch))
+    return llvm::createStringError(EC, "cannot create a scratch directory for --verify");
+  for (const std::string &File : Files) {
+    std::string To = (Scratch + "/" + File).str();
+    if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To)))
+      return llvm::createStringError(EC, "cannot create " + To);
+    if (std::error_code EC = fs::copy_file(Result.SourceRoot + "/" + File, To))
+      return llvm::createStringError(EC, "cannot copy " + File + " to the scratch directory");
+  }
+  return std::string(Scratch);
+}
+
+std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
+                                          const std::vector<std::string> &Files) const {
+  std::vector<CompileJob> Jobs;
+  for (const std::string &File : Files) {
+    auto Flags = Result.TUFlags.find(File);
+    if (Flags == Result.TUFlags.end())
+      continue;
+    ParseRequest Request;
+    Request.MainFile = Scratch + "/" + File;
+    Request.GpuArch = Result.GpuArch;
+    // Include paths into the tree now point into the scratch copy.
+    for (std::string Flag : Flags->second) {
+      for (size_t At = Flag.find(Result.SourceRoot); At != std::string::npos;
+           At = Flag.find(Result.SourceRoot, At + Scratch.size()))
+        Flag.replace(At, Result.SourceRoot.size(), Scratch);
+      Request.Flags.push_back(std::move(Flag));
+    }
+    std::vector<ParseSide> Sides = {ParseSide::Host};
+    if (isCudaSource(File))
+      Sides.push_back(ParseSide::Device);
+    for (ParseSide Side : Sides) {
+      Request.Side = Side;
+      CompileJob Job{File, Side, parseCommandLine(Request), ""};
+      Job.Args.front() = OPMIG_CLANG_EXECUTABLE;
+      Job.Object = Scratch + "/" + File + "." + toString(Side) + ".o";
+      auto SyntaxOnly = std::find(Job.Args.begin(), Job.Args.end(), "-fsyntax-only");
+      *SyntaxOnly = "-c";
+      Job.Args.insert(Job.Args.end() - 1, {"-fPIC", "-o", Job.Object});
+      if (Side == ParseSide::Device)
+        Job.Object.clear();
+      Jobs.push_back(std::move(Job));
+    }
+  }
+  return Jobs;
+}
+
+bool Verifier::build(const std::string &Scratch, const std::vector<std::string> &Files,
+                     VerifyReport *Report) const {
+  std::vector<CompileJob> Jobs = jobsFor(Scratch, Files);
+  std::vector<RunResult> Results(Jobs.size());
+  {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      Pool.async([&, I] {
+        Results[I] = runCommand(Jobs[I].Args, Scratch + "/compile-" + std::to_string(I) + ".log");
+      });
+  }
+  bool Compiles = true;
+  std::vector<std::string> LinkArgs = {OPMIG_CLANG_EXECUTABLE, "-shared", "-o",
+                                       Scratch + "/libclosure.so"};
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    if (!Results[I].Ok) {
+      Compiles = false;
+      if (Report)
+        Report->CompileFailures.push_back(Jobs[I].RelativePath + " (" + toString(Jobs[I].Side) +
+                                          "): " + Results[I].FirstError);
+    } else if (!Jobs[I].Object.empty()) {
+      LinkArgs.push_back(Jobs[I].Object);
+    }
+  }
+  if (Report)
+    Report->Compiles = Compiles;
+  if (!Compiles)
+    return false;
+  RunResult Linked = runCommand(LinkArgs, Scratch + "/link.log");
+  std::vector<std::string> Undefined;
+  if (Linked.Ok)
+    Undefined = linkProblems(Scratch + "/libclosure.so");
+  bool Links = Linked.Ok && Undefined.empty();
+  if (Report) {
+    Report->Links = Links;
+    Report->UndefinedSymbols = std::move(Undefined);
+    if (!Linked.Ok)
+      Report->UndefinedSymbols.push_back("link failed: " + Linked.FirstError);
+  }
+  return Links;
+}
+
+/// Tree symbols the linked closure leaves undefined (what the closure
+/// should have brought along; torch, CUDA and libc symbols are expected to
+/// come from the libraries it is loaded with), and entries it does not
+/// define (a library that links because the entry's TU is gone proves
+/// nothing).
+std::vector<std::string> Verifier::linkProblems(const std::string &Library) const {
+  auto Binary = llvm::object::ObjectFile::createObjectFile(Library);
+  if (!Binary) {
+    llvm::consumeError(Binary.takeError());
+    return {"cannot read the linked closure library"};
+  }
+  std::set<std::string> Undefined, Defined;
+  for (const llvm::object::SymbolRef &Symbol : Binary->getBinary()->symbols()) {
+    auto Flags = Symbol.getFlags();
+    auto Name = Symbol.getName();
+    if (!Flags || !Name) {
+      llvm::consumeError(Flags.takeError());
+      llvm::consumeError(Name.takeError());
+      continue;
+    }
+    std::string Qualified = qualifiedNameOf(*Name);
+    if (!(*Flags & llvm::object::SymbolRef::SF_Undefined))
+      Defined.insert(Qualified);
+    else if (Result.TreeDeclaredNames.count(Qualified))
+      Undefined.insert(Qualified);
+  }
+  std::vector<std::string> Problems(Undefined.begin(), Undefined.end());
+  for (const ResolvedEntry &Entry : Result.Entries)
+    if (isTranslationUnitName(Entry.Loc.File) && !Defined.count(Entry.Function))
+      Problems.push_back("entry not defined: " + Entry.Function);
+  return Problems;
+}
+
+llvm::Error Verifier::run() {
+  VerifyReport &Report = Result.Verify;
+  Report = VerifyReport();
+  Report.Ran = true;
+  std::vector<std::string> Files = copiedFiles();
+  auto Scratch = makeScratch(Files);
+  if (!Scratch)
+    return Scratch.takeError();
+  build(*Scratch, Files, &Report);
+  if (Options.Minimal && Report.Compiles && Report.Links) {
+    Report.MinimalityChecked = true;
+    for (const std::string &Dropped : Files) {
+      std::vector<std::string> Fewer;
+      for (const std::string &File : Files)
+        if (File != Dropped)
+          Fewer.push_back(File);
+      auto Trial = makeScratch(Fewer);
+      if (!Trial)
+        return Trial.takeError();
+      if (build(*Trial, Fewer, nullptr))
+        Report.UnneededFiles.push_back(Dropped);
+      fs::remove_directories(*Trial);
+    }
+  }
+  if (Options.KeepScratch)
+    Report.ScratchDir = *Scratch;
+  else
+    fs::remove_directories(*Scratch);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Error verifyClosure(AnalysisResult &Result, const VerifyOptions &Options) {
+  return Verifier(Result, Options).run();
+}
+
+} // namespace opmig::analyze

@@ -1,0 +1,136 @@
+#include "opmig/analyze/EntryResolver.h"
+
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <map>
+
+namespace opmig::analyze {
+
+namespace {
+
+bool isFunctionLike(SymbolKind Kind) {
+  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel ||
+         Kind == SymbolKind::Template;
+}
+
+/// `b::f` matches `a::b::f` and `b::f`, never `a::xb::f`.
+bool matchesQualified(llvm::StringRef Qualified, llvm::StringRef Requested) {
+  if (Qualified == Requested)
+    return true;
+  return Qualified.ends_with(Requested) &&
+         Qualified.drop_back(Requested.size()).ends_with("::");
+}
+
+std::string where(const SourceTree &Tree, const std::string &File, unsigned Line) {
+  return Tree.relative(File) + ":" + std::to_string(Line);
+}
+
+/// Function definitions matching `Name`, grouped by qualified name; an exact
+/// qualified match hides longer names that merely end with it.
+std::map<std::string, std::vector<std::string>> functionCandidates(const std::string &Name,
+                                                                   const TUFacts &Program) {
+  std::map<std::string, std::vector<std::string>> ByName;
+  for (const auto &[Usr, Sym] : Program.Symbols)
+    if (Sym.IsDefinition && isFunctionLike(Sym.Kind) && matchesQualified(Sym.Name, Name))
+      ByName[Sym.Name].push_back(Usr);
+  if (ByName.count(Name))
+    return {{Name, ByName[Name]}};
+  return ByName;
+}
+
+std::vector<std::string> nearestNames(const std::string &Name,
+                                      const std::vector<std::string> &KnownNames) {
+  std::string Base = entryBaseName(Name);
+  std::vector<std::pair<unsigned, std::string>> Scored;
+  for (const std::string &Known : KnownNames)
+    Scored.push_back({llvm::StringRef(Known).edit_distance(Base), Known});
+  std::sort(Scored.begin(), Scored.end());
+  std::vector<std::string> Nearest;
+  for (const auto &[Distance, Known] : Scored) {
+    if (Nearest.size() == 3 || Distance > std::max<size_t>(3, Base.size() / 2))
+      break;
+    Nearest.push_back(Known);
+  }
+  return Nearest;
+}
+
+llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Requested,
+                                                      const TUFacts &Program,
+                                                      const SourceTree &Tree) {
+  auto [Ns, Op] = llvm::StringRef(Requested).rsplit("::");
+  if (Op.empty())
+    std::swap(Ns, Op);
+  EntryMatch Match;
+  for (const RegistrationFact &Reg : Program.Registrations) {
+    if (Reg.OpName != Op || (!Ns.empty() && Reg.Namespace != Ns))
+      continue;
+    if (Reg.Function.empty()) {
+      Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
+      continue; // A schema-only def; the impl names the function.
+    }
+    const SymbolFact &Fn = Program.Symbols.at(Reg.Function);
+    if (!Match.Usrs.empty() && Match.Entry.Function != Fn.Name)
+      return inputError("op '", Requested, "' is bound to two functions: ", Match.Entry.Function,
+                        " (", Match.Entry.Loc.File, ":", std::to_string(Match.Entry.Loc.Line),
+                        ") and ", Fn.Name, " (", where(Tree, Reg.File, Reg.Line),
+                        "); pass the C++ function name as --entry instead");
+    Match.Entry.Function = Fn.Name;
+    Match.Entry.Via = Reg.Via;
+    Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
+    Match.RegistrationFile = Reg.File;
+    if (Match.Usrs.empty())
+      Match.Usrs.push_back(Reg.Function);
+  }
+  if (Match.Usrs.empty() && !Match.Entry.Loc.File.empty())
+    return inputError("op '", Requested, "' is declared at ", Match.Entry.Loc.File, ":",
+                      std::to_string(Match.Entry.Loc.Line),
+                      " but no registration binds it to a named C++ function (a lambda?); "
+                      "pass the C++ function it calls as --entry");
+  return Match;
+}
+
+} // namespace
+
+std::string entryBaseName(const std::string &Requested) {
+  llvm::StringRef Name = llvm::StringRef(Requested).rsplit("::").second;
+  return Name.empty() ? Requested : Name.str();
+}
+
+llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFacts &Program,
+                                        const SourceTree &Tree,
+                                        const std::vector<std::string> &KnownNames) {
+  std::string Name = llvm::StringRef(Requested).trim().ltrim(':').str();
+  auto Candidates = functionCandidates(Name, Program);
+  if (Candidates.size() > 1) {
+    std::string List;
+    for (const auto &[Qualified, Usrs] : Candidates) {
+      const SymbolFact &Sym = Program.Symbols.at(Usrs.front());
+      List += "\n  " + Qualified + " (" + where(Tree, Sym.File, Sym.Line) + ")";
+    }
+    return inputError("entry '", Requested, "' is ambiguous; pass one of these qualified names:",
+                      List);
+  }
+  if (Candidates.size() == 1) {
+    EntryMatch Match;
+    Match.Usrs = Candidates.begin()->second;
+    const SymbolFact &Sym = Program.Symbols.at(Match.Usrs.front());
+    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}};
+    return Match;
+  }
+  auto ViaOp = resolveThroughRegistration(Name, Program, Tree);
+  if (!ViaOp || !ViaOp->Usrs.empty()) {
+    if (ViaOp)
+      ViaOp->Entry.Requested = Requested;
+    return ViaOp;
+  }
+  std::string Hint;
+  for (const std::string &Near : nearestNames(Name, KnownNames))
+    Hint += (Hint.empty() ? "; nearest names: " : ", ") + Near;
+  return inputError("entry '", Requested, "' names no function or registered op under '",
+                    Tree.Root, "'", Hint.empty() ? "; check the spelling" : Hint);
+}
+
+} // namespace opmig::analyze

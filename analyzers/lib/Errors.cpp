@@ -1,0 +1,3 @@
+#include "opmig/analyze/Errors.h"
+
+char opmig::InputError::ID = 0;

@@ -1,0 +1,104 @@
+#include "opmig/analyze/FactsCache.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include "nlohmann/json.hpp"
+
+#include <chrono>
+
+namespace opmig::analyze {
+
+namespace fs = llvm::sys::fs;
+
+/// Part of every key: entries written by another version are never read.
+static constexpr const char *CacheFormat = "opmig-facts-3";
+
+std::string defaultCacheDir() {
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
+    return *Xdg + "/opmig/analyze";
+  if (auto Home = llvm::sys::Process::GetEnv("HOME"); Home && !Home->empty())
+    return *Home + "/.cache/opmig/analyze";
+  return "";
+}
+
+std::string FactsCache::entryPath(const ParseRequest &Request) const {
+  std::string Key = CacheFormat;
+  for (const std::string &Arg : parseCommandLine(Request))
+    Key += '\0' + Arg;
+  Key += '\0' + Request.SourceRoot;
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
+}
+
+std::optional<FactsCache::Stamp> FactsCache::stampOf(const std::string &Path) {
+  auto [It, Inserted] = Stamps.try_emplace(Path);
+  if (!Inserted)
+    return It->second;
+  if (const SourceFile *File = Tree.find(Path)) {
+    It->second = Stamp{File->Content.size(), 0, File->Hash};
+    return It->second;
+  }
+  fs::file_status Status;
+  if (fs::status(Path, Status))
+    return std::nullopt;
+  auto Ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+      Status.getLastModificationTime().time_since_epoch());
+  It->second = Stamp{Status.getSize(), static_cast<int64_t>(Ns.count()), ""};
+  return It->second;
+}
+
+std::optional<TUFacts> FactsCache::lookup(const ParseRequest &Request) {
+  if (Dir.empty())
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Request));
+  if (!Buffer)
+    return std::nullopt;
+  nlohmann::json Entry = nlohmann::json::parse((*Buffer)->getBuffer().begin(),
+                                               (*Buffer)->getBuffer().end(), nullptr,
+                                               /*allow_exceptions=*/false);
+  if (Entry.is_discarded() || !Entry.contains("stamps") || !Entry.contains("facts"))
+    return std::nullopt;
+  try {
+    for (const auto &Saved : Entry.at("stamps")) {
+      std::optional<Stamp> Now = stampOf(Saved.at("path").get<std::string>());
+      if (!Now || Now->Size != Saved.at("size").get<uint64_t>() ||
+          Now->ModifiedNs != Saved.at("mtime").get<int64_t>() ||
+          Now->Hash != Saved.at("hash").get<std::string>())
+        return std::nullopt;
+    }
+    return Entry.at("facts").get<TUFacts>();
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt; // An entry from a damaged cache is a miss.
+  }
+}
+
+void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
+  if (Dir.empty() || !Facts.Completed || fs::create_directories(Dir))
+    return;
+  nlohmann::json Stamps = nlohmann::json::array();
+  for (const std::string &Path : Facts.InputFiles) {
+    std::optional<Stamp> S = stampOf(Path);
+    if (!S)
+      return;
+    Stamps.push_back({{"path", Path}, {"size", S->Size}, {"mtime", S->ModifiedNs}, {"hash", S->Hash}});
+  }
+  nlohmann::json Entry = {{"stamps", std::move(Stamps)}, {"facts", Facts}};
+  std::string Final = entryPath(Request);
+  llvm::SmallString<256> Temp;
+  int FD;
+  if (fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Temp))
+    return;
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Entry.dump();
+  }
+  if (fs::rename(Temp, Final))
+    fs::remove(Temp);
+}
+
+} // namespace opmig::analyze

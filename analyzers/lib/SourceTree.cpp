@@ -1,0 +1,160 @@
+#include "opmig/analyze/SourceTree.h"
+
+#include "TreeLocations.h"
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ConvertUTF.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <set>
+
+namespace opmig::analyze {
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+bool isTranslationUnitName(llvm::StringRef Path) {
+  llvm::StringRef Ext = path::extension(Path);
+  return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
+}
+
+bool isSourceFileName(llvm::StringRef Path) {
+  llvm::StringRef Ext = path::extension(Path);
+  return isTranslationUnitName(Path) || Ext == ".h" || Ext == ".cuh" || Ext == ".hpp" ||
+         Ext == ".hh" || Ext == ".hxx" || Ext == ".inl" || Ext == ".inc";
+}
+
+const SourceFile *SourceTree::find(const std::string &Path) const {
+  auto It = std::lower_bound(Files.begin(), Files.end(), Path,
+                             [](const SourceFile &F, const std::string &P) { return F.Path < P; });
+  return It != Files.end() && It->Path == Path ? &*It : nullptr;
+}
+
+bool SourceTree::contains(const std::string &Path) const {
+  return Path.size() > Root.size() && llvm::StringRef(Path).starts_with(Root) &&
+         path::is_separator(Path[Root.size()]);
+}
+
+std::string SourceTree::relative(const std::string &Path) const {
+  if (!contains(Path))
+    return Path;
+  return Path.substr(Root.size() + 1);
+}
+
+namespace {
+
+class TreeWalker {
+public:
+  explicit TreeWalker(SourceTree &Tree) : Tree(Tree) {}
+
+  void walk(const std::string &Dir) {
+    if (!VisitedDirs.insert(realPathOf(Dir)).second) {
+      warn(Dir, "directory reached twice through a symbolic link (a loop?); not followed again");
+      return;
+    }
+    std::error_code EC;
+    for (fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
+      visit(It->path());
+    if (EC)
+      warn(Dir, "cannot list directory: " + EC.message());
+  }
+
+private:
+  void visit(const std::string &Path) {
+    llvm::StringRef Name = path::filename(Path);
+    if (Name.starts_with("."))
+      return;
+    std::string Real = realPathOf(Path);
+    if (Real != Path && !Tree.contains(Real) && Real != Tree.Root) {
+      warn(Path, "symbolic link leaves the source tree; not followed");
+      return;
+    }
+    fs::file_status Status;
+    if (fs::status(Real, Status)) {
+      warn(Path, "broken symbolic link or unreadable entry; skipped");
+      return;
+    }
+    if (fs::is_directory(Status)) {
+      if (fs::exists(Path + "/.git"))
+        Tree.SubmoduleDirs.push_back(Tree.relative(Path));
+      walk(Path);
+    } else if (fs::is_regular_file(Status) && isSourceFileName(Name)) {
+      addFile(Real);
+    }
+  }
+
+  void addFile(const std::string &Path) {
+    if (!SeenFiles.insert(Path).second)
+      return;
+    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    if (!Buffer) {
+      warn(Path, "cannot read file: " + Buffer.getError().message());
+      return;
+    }
+    SourceFile File;
+    File.Path = Path;
+    File.Content = (*Buffer)->getBuffer().str();
+    File.Hash = llvm::utohexstr(llvm::xxh3_64bits(File.Content), /*LowerCase=*/true);
+    File.IsTranslationUnit = isTranslationUnitName(Path);
+    const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(File.Content.data());
+    if (!llvm::isLegalUTF8String(&Begin, Begin + File.Content.size()))
+      warn(Path, "file is not valid UTF-8; analysed byte for byte");
+    Tree.Files.push_back(std::move(File));
+  }
+
+  void warn(const std::string &Path, std::string Message) {
+    AnalysisDiagnostic Diag;
+    Diag.Severity = AnalysisDiagnostic::Level::Warning;
+    Diag.Loc.File = Tree.relative(Path);
+    Diag.Message = std::move(Message);
+    Tree.Diagnostics.push_back(std::move(Diag));
+  }
+
+  SourceTree &Tree;
+  std::set<std::string> VisitedDirs, SeenFiles;
+};
+
+/// `path = third_party/x` lines of `.gitmodules`: submodules that may not be
+/// checked out, whose headers are then reported as third-party, not missing.
+void readGitmodules(SourceTree &Tree) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Tree.Root + "/.gitmodules");
+  if (!Buffer)
+    return;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  (*Buffer)->getBuffer().split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    auto [Key, Value] = Line.split('=');
+    if (Key.trim() == "path" && !Value.trim().empty())
+      Tree.SubmoduleDirs.push_back(Value.trim().str());
+  }
+}
+
+} // namespace
+
+llvm::Expected<SourceTree> readSourceTree(const std::string &Root) {
+  if (!fs::is_directory(Root))
+    return inputError("--source '", Root,
+                      "' is not a readable directory; pass the root of the upstream tree");
+  SourceTree Tree;
+  Tree.Root = realPathOf(Root);
+  TreeWalker(Tree).walk(Tree.Root);
+  readGitmodules(Tree);
+  std::sort(Tree.Files.begin(), Tree.Files.end(),
+            [](const SourceFile &A, const SourceFile &B) { return A.Path < B.Path; });
+  std::sort(Tree.SubmoduleDirs.begin(), Tree.SubmoduleDirs.end());
+  Tree.SubmoduleDirs.erase(std::unique(Tree.SubmoduleDirs.begin(), Tree.SubmoduleDirs.end()),
+                           Tree.SubmoduleDirs.end());
+  if (std::none_of(Tree.Files.begin(), Tree.Files.end(),
+                   [](const SourceFile &F) { return F.IsTranslationUnit; }))
+    return inputError("--source '", Root,
+                      "' holds no translation unit (.cu, .cpp, .cc, .cxx); pass the root of "
+                      "the upstream tree");
+  return Tree;
+}
+
+} // namespace opmig::analyze

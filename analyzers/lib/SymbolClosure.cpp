@@ -1,0 +1,112 @@
+#include "opmig/analyze/SymbolClosure.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <deque>
+
+namespace opmig::analyze {
+
+namespace {
+
+class ClosureBuilder {
+public:
+  ClosureBuilder(const TUFacts &Program, const std::string &Root,
+                 const std::set<std::string> &NoFollow)
+      : Program(Program), Root(Root), NoFollow(NoFollow) {
+    for (const auto &[Usr, Sym] : Program.Symbols)
+      if (!Sym.Parent.empty())
+        Members[Sym.Parent].push_back(Usr);
+    for (const InstantiationFact &Inst : Program.Instantiations)
+      InstantiationsOf[Inst.Template].push_back(&Inst);
+    for (const IncludeFact &Include : Program.Includes)
+      if (!Include.Resolved.empty() && !Include.HasIncludeOnly)
+        IncludesOf[Include.Includer].insert(Include.Resolved);
+  }
+
+  SymbolClosure run(const std::vector<std::string> &Entries) {
+    for (const std::string &Entry : Entries)
+      SymbolQueue.push_back(Entry);
+    while (!SymbolQueue.empty() || !FileQueue.empty()) {
+      while (!SymbolQueue.empty()) {
+        std::string Usr = std::move(SymbolQueue.front());
+        SymbolQueue.pop_front();
+        visitSymbol(Usr);
+      }
+      while (!FileQueue.empty()) {
+        std::string File = std::move(FileQueue.front());
+        FileQueue.pop_front();
+        visitFile(File);
+      }
+    }
+    return std::move(Result);
+  }
+
+private:
+  void visitSymbol(const std::string &Usr) {
+    if (!Result.Symbols.insert(Usr).second)
+      return;
+    auto It = Program.Symbols.find(Usr);
+    if (It == Program.Symbols.end())
+      return;
+    const SymbolFact &Sym = It->second;
+    if (Sym.IsDefinition)
+      needFile(Sym.File).Defines.insert(Usr);
+    else
+      Result.MissingDefinitions.insert(Usr);
+    if (Program.ExternallyInstantiated.count(Usr))
+      Result.ExternalTemplates.insert(Usr);
+    for (const std::string &Ref : Sym.Refs)
+      SymbolQueue.push_back(Ref);
+    if (!Sym.Parent.empty())
+      SymbolQueue.push_back(Sym.Parent);
+    // A class comes with all its members: out-of-line definitions of its
+    // methods are needed as soon as the class is, virtual or not.
+    if (auto Children = Members.find(Usr); Children != Members.end())
+      SymbolQueue.insert(SymbolQueue.end(), Children->second.begin(), Children->second.end());
+    if (auto Insts = InstantiationsOf.find(Usr); Insts != InstantiationsOf.end())
+      for (const InstantiationFact *Inst : Insts->second)
+        needFile(Inst->File).Instantiates.insert(Usr);
+  }
+
+  void visitFile(const std::string &File) {
+    if (NoFollow.count(File))
+      return;
+    if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
+      for (const std::string &Included : Includes->second)
+        if (isTreeFile(Included))
+          needFile(Included).IncludedBy.insert(File);
+    if (auto Refs = Program.FileScopeRefs.find(File); Refs != Program.FileScopeRefs.end())
+      SymbolQueue.insert(SymbolQueue.end(), Refs->second.begin(), Refs->second.end());
+  }
+
+  FileNeed &needFile(const std::string &File) {
+    auto [It, Inserted] = Result.Files.try_emplace(File);
+    if (Inserted)
+      FileQueue.push_back(File);
+    return It->second;
+  }
+
+  bool isTreeFile(const std::string &File) const {
+    return File.size() > Root.size() && llvm::StringRef(File).starts_with(Root) &&
+           File[Root.size()] == '/';
+  }
+
+  const TUFacts &Program;
+  const std::string &Root;
+  const std::set<std::string> &NoFollow;
+  std::map<std::string, std::vector<std::string>> Members;
+  std::map<std::string, std::vector<const InstantiationFact *>> InstantiationsOf;
+  std::map<std::string, std::set<std::string>> IncludesOf;
+  std::deque<std::string> SymbolQueue, FileQueue;
+  SymbolClosure Result;
+};
+
+} // namespace
+
+SymbolClosure computeClosure(const TUFacts &Program, const std::string &SourceRoot,
+                             const std::vector<std::string> &Entries,
+                             const std::set<std::string> &NoFollow) {
+  return ClosureBuilder(Program, SourceRoot, NoFollow).run(Entries);
+}
+
+} // namespace opmig::analyze

@@ -1,0 +1,87 @@
+#include "opmig/analyze/TUFacts.h"
+
+#include "nlohmann/json.hpp"
+
+namespace opmig::analyze {
+
+const char *toString(ParseSide S) { return S == ParseSide::Host ? "host" : "device"; }
+
+void TUFacts::merge(const TUFacts &Other) {
+  for (const auto &[Usr, Sym] : Other.Symbols) {
+    auto [It, Inserted] = Symbols.try_emplace(Usr, Sym);
+    if (Inserted)
+      continue;
+    SymbolFact &Mine = It->second;
+    // A definition seen anywhere wins over declarations seen elsewhere.
+    if (Sym.IsDefinition && !Mine.IsDefinition) {
+      auto Refs = std::move(Mine.Refs);
+      Mine = Sym;
+      Mine.Refs.insert(Refs.begin(), Refs.end());
+    } else {
+      Mine.Refs.insert(Sym.Refs.begin(), Sym.Refs.end());
+    }
+  }
+  for (const auto &[File, Refs] : Other.FileScopeRefs)
+    FileScopeRefs[File].insert(Refs.begin(), Refs.end());
+  ExternallyInstantiated.insert(Other.ExternallyInstantiated.begin(),
+                                Other.ExternallyInstantiated.end());
+  Instantiations.insert(Instantiations.end(), Other.Instantiations.begin(),
+                        Other.Instantiations.end());
+  Includes.insert(Includes.end(), Other.Includes.begin(), Other.Includes.end());
+  Registrations.insert(Registrations.end(), Other.Registrations.begin(),
+                       Other.Registrations.end());
+  Diagnostics.insert(Diagnostics.end(), Other.Diagnostics.begin(), Other.Diagnostics.end());
+  Completed = Completed && Other.Completed;
+}
+
+NLOHMANN_JSON_SERIALIZE_ENUM(SymbolKind, {{SymbolKind::Kernel, "kernel"},
+                                          {SymbolKind::Function, "function"},
+                                          {SymbolKind::Template, "template"},
+                                          {SymbolKind::Class, "class"},
+                                          {SymbolKind::Enum, "enum"},
+                                          {SymbolKind::Alias, "alias"},
+                                          {SymbolKind::Variable, "variable"},
+                                          {SymbolKind::Macro, "macro"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(ParseSide, {{ParseSide::Host, "host"}, {ParseSide::Device, "device"}})
+NLOHMANN_JSON_SERIALIZE_ENUM(AnalysisDiagnostic::Level,
+                             {{AnalysisDiagnostic::Level::Note, "note"},
+                              {AnalysisDiagnostic::Level::Warning, "warning"},
+                              {AnalysisDiagnostic::Level::Error, "error"}})
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffset, EndOffset,
+                                   IsDefinition, Refs, Parent)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
+                                   HasIncludeOnly)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, File, Line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiagnosticFact, Severity, File, Line, Message)
+
+void to_json(nlohmann::json &J, const TUFacts &F) {
+  J = nlohmann::json{{"MainFile", F.MainFile},
+                     {"Side", F.Side},
+                     {"Symbols", F.Symbols},
+                     {"FileScopeRefs", F.FileScopeRefs},
+                     {"ExternallyInstantiated", F.ExternallyInstantiated},
+                     {"Instantiations", F.Instantiations},
+                     {"Includes", F.Includes},
+                     {"Registrations", F.Registrations},
+                     {"Diagnostics", F.Diagnostics},
+                     {"InputFiles", F.InputFiles},
+                     {"Completed", F.Completed}};
+}
+
+void from_json(const nlohmann::json &J, TUFacts &F) {
+  J.at("MainFile").get_to(F.MainFile);
+  J.at("Side").get_to(F.Side);
+  J.at("Symbols").get_to(F.Symbols);
+  J.at("FileScopeRefs").get_to(F.FileScopeRefs);
+  J.at("ExternallyInstantiated").get_to(F.ExternallyInstantiated);
+  J.at("Instantiations").get_to(F.Instantiations);
+  J.at("Includes").get_to(F.Includes);
+  J.at("Registrations").get_to(F.Registrations);
+  J.at("Diagnostics").get_to(F.Diagnostics);
+  J.at("InputFiles").get_to(F.InputFiles);
+  J.at("Completed").get_to(F.Completed);
+}
+
+} // namespace opmig::analyze

@@ -1,0 +1,139 @@
+#include "opmig/analyze/TUParser.h"
+
+#include "ASTFactsCollector.h"
+#include "PPFactsRecorder.h"
+#include "TreeLocations.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/Path.h"
+
+namespace opmig::analyze {
+
+using namespace clang;
+
+namespace {
+
+/// Keeps the errors of a parse (warnings are off: `-w`); the AST Clang
+/// recovered after an error is still used, but the result is then partial.
+class ErrorCollector : public DiagnosticConsumer {
+public:
+  explicit ErrorCollector(TUFacts &Facts) : Facts(Facts) {}
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || Facts.Diagnostics.size() >= MaxKept)
+      return;
+    DiagnosticFact Fact;
+    llvm::SmallString<128> Message;
+    Info.FormatDiagnostic(Message);
+    Fact.Message = std::string(Message);
+    if (Info.hasSourceManager() && Info.getLocation().isValid()) {
+      const SourceManager &SM = Info.getSourceManager();
+      PresumedLoc Loc = SM.getPresumedLoc(SM.getFileLoc(Info.getLocation()));
+      if (Loc.isValid()) {
+        Fact.File = realPathOf(Loc.getFilename());
+        Fact.Line = Loc.getLine();
+      }
+    }
+    Facts.Diagnostics.push_back(std::move(Fact));
+  }
+
+private:
+  static constexpr size_t MaxKept = 50;
+  TUFacts &Facts;
+};
+
+class FactsConsumer : public ASTConsumer {
+public:
+  FactsConsumer(TreeLocations &Locs, PreprocessorFacts &PPFacts, TUFacts &Facts)
+      : Locs(Locs), PPFacts(PPFacts), Facts(Facts) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    collectASTFacts(Ctx, Locs, PPFacts, Facts);
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (auto It = SM.fileinfo_begin(), End = SM.fileinfo_end(); It != End; ++It)
+      Facts.InputFiles.push_back(realPathOf(It->first.getName()));
+  }
+
+private:
+  TreeLocations &Locs;
+  PreprocessorFacts &PPFacts;
+  TUFacts &Facts;
+};
+
+class FactsAction : public ASTFrontendAction {
+public:
+  FactsAction(const ParseRequest &Request, TUFacts &Facts) : Request(Request), Facts(Facts) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    Locs = std::make_unique<TreeLocations>(CI.getSourceManager(), Request.SourceRoot,
+                                           Request.ExternalDirs);
+    Preprocessor &PP = CI.getPreprocessor();
+    // An absent optional header (a submodule not checked out) must not stop
+    // the analysis: it is reported as a missing external instead.
+    PP.SetSuppressIncludeNotFoundError(true);
+    PP.addPPCallbacks(std::make_unique<PPFactsRecorder>(PP, *Locs, Facts, PPFacts));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<FactsConsumer>(*Locs, PPFacts, Facts);
+  }
+
+private:
+  const ParseRequest &Request;
+  TUFacts &Facts;
+  PreprocessorFacts PPFacts;
+  std::unique_ptr<TreeLocations> Locs;
+};
+
+} // namespace
+
+bool isCudaSource(const std::string &Path) {
+  llvm::StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cuh";
+}
+
+std::vector<std::string> parseCommandLine(const ParseRequest &Request) {
+  std::vector<std::string> Args = {"clang++"};
+  // The side is chosen here: architectures named by a compile database would
+  // turn a device-only parse into several jobs.
+  for (const std::string &Flag : Request.Flags)
+    if (!llvm::StringRef(Flag).starts_with("--cuda-gpu-arch=") &&
+        !llvm::StringRef(Flag).starts_with("--offload-arch="))
+      Args.push_back(Flag);
+  if (isCudaSource(Request.MainFile)) {
+    Args.insert(Args.end(), {"-x", "cuda"});
+    if (Request.Side == ParseSide::Host)
+      Args.push_back("--cuda-host-only");
+    else
+      Args.insert(Args.end(), {"--cuda-device-only", "--cuda-gpu-arch=" + Request.GpuArch});
+  } else {
+    Args.insert(Args.end(), {"-x", "c++"});
+  }
+  Args.push_back("-fsyntax-only");
+  Args.push_back(Request.MainFile);
+  return Args;
+}
+
+TUFacts parseTranslationUnit(const ParseRequest &Request) {
+  TUFacts Facts;
+  Facts.MainFile = Request.MainFile;
+  Facts.Side = Request.Side;
+  ErrorCollector Errors(Facts);
+  FileSystemOptions FSOptions;
+  FSOptions.WorkingDir = Request.Directory;
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
+  tooling::ToolInvocation Invocation(parseCommandLine(Request),
+                                     std::make_unique<FactsAction>(Request, Facts),
+                                     Files.get());
+  Invocation.setDiagnosticConsumer(&Errors);
+  Invocation.run();
+  // An invocation that never reached the AST read no input at all.
+  Facts.Completed = !Facts.InputFiles.empty();
+  return Facts;
+}
+
+} // namespace opmig::analyze

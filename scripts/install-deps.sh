@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 (bookworm) packages that opmig needs to build and test.
+#
+# Idempotent: packages already installed are left alone, and `apt-get update`
+# only runs when something is missing. Needs root (or sudo) only in that case.
+#
+# Environment:
+#   OPMIG_SKIP_DEPS=1   do nothing (for machines without apt access whose
+#                       toolchain was set up some other way)
+set -euo pipefail
+
+# clang-22 and friends come from Debian's bookworm-security suite;
+# g++ is the compiler CMake picks up (clang-22 does not pull it in).
+PACKAGES=(
+  g++
+  cmake
+  ninja-build
+  clang-22
+  libclang-cpp22-dev
+  llvm-22-dev
+  libclang-22-dev
+  clang-tools-22
+  llvm-22-tools
+  clang-format-22
+  libcli11-dev
+  nlohmann-json3-dev
+  libgtest-dev
+)
+
+log() { printf '[install-deps] %s\n' "$*"; }
+die() { printf '[install-deps] error: %s\n' "$*" >&2; exit 1; }
+
+if [[ -n "${OPMIG_SKIP_DEPS:-}" && "${OPMIG_SKIP_DEPS}" != 0 ]]; then
+  log "OPMIG_SKIP_DEPS is set: not checking system packages."
+  exit 0
+fi
+
+command -v dpkg-query >/dev/null 2>&1 ||
+  die "dpkg-query not found: this script supports Debian 12 only. Install the equivalents of: ${PACKAGES[*]} and rerun with OPMIG_SKIP_DEPS=1."
+
+missing=()
+for pkg in "${PACKAGES[@]}"; do
+  status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+  if [[ "$status" != "install ok installed" ]]; then
+    missing+=("$pkg")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  log "all ${#PACKAGES[@]} required packages are installed; nothing to do."
+  exit 0
+fi
+
+log "missing packages: ${missing[*]}"
+
+if [[ "$(id -u)" -ne 0 ]]; then
+  die "installing packages needs root. Run: sudo bash scripts/install-deps.sh"
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+log "running apt-get update"
+apt-get update
+log "installing: ${missing[*]}"
+if ! apt-get install -y --no-install-recommends "${missing[@]}"; then
+  die "apt-get install failed. clang-22, llvm-22 and clang-format-22 come from Debian's bookworm-security suite: check that it is listed in /etc/apt/sources.list(.d)."
+fi
+log "done."

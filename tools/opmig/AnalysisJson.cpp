@@ -1,0 +1,107 @@
+#include "AnalysisRenderers.h"
+
+namespace opmig {
+
+using namespace analyze;
+using nlohmann::json;
+
+namespace {
+
+json location(const Location &Loc) { return {{"file", Loc.File}, {"line", Loc.Line}}; }
+
+json symbol(const ClosureSymbol &Sym) {
+  return {{"name", Sym.Name}, {"kind", toString(Sym.Kind)}, {"file", Sym.Loc.File},
+          {"line", Sym.Loc.Line}};
+}
+
+json verifyReport(const VerifyReport &V) {
+  if (!V.Ran)
+    return nullptr;
+  json Out = {{"passed", V.passed()},
+              {"compiles", V.Compiles},
+              {"links", V.Links},
+              {"compile_failures", V.CompileFailures},
+              {"undefined_symbols", V.UndefinedSymbols}};
+  if (V.MinimalityChecked)
+    Out["unneeded_files"] = V.UnneededFiles;
+  if (!V.ScratchDir.empty())
+    Out["scratch_dir"] = V.ScratchDir;
+  return Out;
+}
+
+const char *severity(AnalysisDiagnostic::Level Level) {
+  switch (Level) {
+  case AnalysisDiagnostic::Level::Note:
+    return "note";
+  case AnalysisDiagnostic::Level::Warning:
+    return "warning";
+  case AnalysisDiagnostic::Level::Error:
+    return "error";
+  }
+  return "error";
+}
+
+} // namespace
+
+json renderJson(const AnalysisResult &R, const std::string &Source) {
+  json Doc = {{"schema", AnalyzeSchemaVersion}, {"source", Source}};
+  json &Entries = Doc["entries"] = json::array();
+  for (const ResolvedEntry &E : R.Entries)
+    Entries.push_back({{"requested", E.Requested},
+                       {"function", E.Function},
+                       {"via", E.Via},
+                       {"file", E.Loc.File},
+                       {"line", E.Loc.Line}});
+  Doc["partial"] = R.isPartial();
+  Doc["partial_reasons"] = R.PartialReasons;
+  json &Files = Doc["files"] = json::array();
+  for (const ClosureFile &F : R.Files)
+    Files.push_back({{"path", F.Path},
+                     {"role", toString(F.Role)},
+                     {"symbols", F.Symbols},
+                     {"instantiates", F.Instantiates},
+                     {"included_by", F.IncludedBy}});
+  json &Symbols = Doc["symbols"] = json::array();
+  for (const ClosureSymbol &S : R.Symbols)
+    Symbols.push_back(symbol(S));
+  json &External = Doc["external"] = json::array();
+  for (const ExternalInclude &E : R.External) {
+    json &Out = External.emplace_back();
+    Out = {{"include", E.Spelling},
+           {"class", toString(E.Class)},
+           {"resolved", E.ResolvedPath.empty() ? json(nullptr) : json(E.ResolvedPath)},
+           {"optional", E.Optional},
+           {"included_from", json::array()}};
+    for (const Location &From : E.IncludedFrom)
+      Out["included_from"].push_back(location(From));
+  }
+  Doc["left_behind"] = R.LeftBehind;
+  json &Unresolved = Doc["unresolved"] = json::array();
+  for (const ClosureSymbol &S : R.Unresolved)
+    Unresolved.push_back(symbol(S));
+  json &Siblings = Doc["siblings"] = json::array();
+  for (const auto &[File, List] : R.Siblings)
+    for (const SiblingDefinition &S : List)
+      Siblings.push_back({{"file", File},
+                          {"name", S.Name},
+                          {"line", S.Loc.Line},
+                          {"missing_dependencies", S.MissingDependencies}});
+  Doc["links_as_copied"] = R.LinksAsCopied;
+  Doc["verify"] = verifyReport(R.Verify);
+  json &Diagnostics = Doc["diagnostics"] = json::array();
+  for (const AnalysisDiagnostic &D : R.Diagnostics)
+    Diagnostics.push_back({{"severity", severity(D.Severity)},
+                           {"file", D.Loc.File},
+                           {"line", D.Loc.Line},
+                           {"message", D.Message},
+                           {"side", D.Side}});
+  json Stages = json::object();
+  for (const StageTime &Stage : R.Stats.Stages)
+    Stages[Stage.Stage] = Stage.Seconds;
+  Doc["stats"] = {{"files_indexed", R.Stats.FilesIndexed}, {"tus_in_tree", R.Stats.TUsInTree},
+                  {"tus_parsed", R.Stats.TUsParsed},       {"parses_run", R.Stats.ParsesRun},
+                  {"parses_cached", R.Stats.ParsesCached}, {"seconds", Stages}};
+  return Doc;
+}
+
+} // namespace opmig

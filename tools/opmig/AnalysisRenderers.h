@@ -1,0 +1,27 @@
+//===- AnalysisRenderers.h - AnalysisResult as JSON, text, DOT --*- C++ -*-===//
+
+#ifndef OPMIG_TOOLS_ANALYSISRENDERERS_H
+#define OPMIG_TOOLS_ANALYSISRENDERERS_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "nlohmann/json.hpp"
+
+#include <string>
+
+namespace opmig {
+
+/// The `opmig.analyze/1` document (docs/analyze-json-schema.md). `Source` is
+/// `--source` as the user spelled it, so output does not depend on the
+/// machine's absolute paths.
+nlohmann::json renderJson(const analyze::AnalysisResult &R, const std::string &Source);
+
+/// A summary for people; `Verbose` adds symbols, flags and timings.
+std::string renderText(const analyze::AnalysisResult &R, bool Verbose);
+
+/// A Graphviz digraph of the closure files and their include edges.
+std::string renderDot(const analyze::AnalysisResult &R);
+
+} // namespace opmig
+
+#endif

@@ -1,0 +1,85 @@
+#include "AnalysisRenderers.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace opmig {
+
+using namespace analyze;
+
+std::string renderText(const AnalysisResult &R, bool Verbose) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  for (const ResolvedEntry &E : R.Entries)
+    OS << "entry " << E.Requested << " -> " << E.Function << " (" << E.Loc.File << ":"
+       << E.Loc.Line << ", via " << E.Via << ")\n";
+  OS << "\nneeded files (" << R.Files.size() << "):\n";
+  for (const ClosureFile &F : R.Files) {
+    OS << "  " << llvm::left_justify(toString(F.Role), 12) << " " << F.Path;
+    if (!F.Symbols.empty())
+      OS << "  [" << F.Symbols.size() << " symbol" << (F.Symbols.size() == 1 ? "" : "s") << "]";
+    if (!F.Instantiates.empty())
+      OS << "  [instantiates " << llvm::join(F.Instantiates, ", ") << "]";
+    if (F.Symbols.empty() && F.Instantiates.empty() && !F.IncludedBy.empty())
+      OS << "  [included by " << llvm::join(F.IncludedBy, ", ") << "]";
+    OS << "\n";
+    if (Verbose)
+      for (const std::string &Sym : F.Symbols)
+        OS << "      " << Sym << "\n";
+  }
+  OS << "\nleft behind (" << R.LeftBehind.size() << "):\n";
+  for (const std::string &Path : R.LeftBehind)
+    OS << "  " << Path << "\n";
+  OS << "\nexternal includes (" << R.External.size() << "):\n";
+  for (const ExternalInclude &E : R.External)
+    OS << "  " << llvm::left_justify(toString(E.Class), 12) << " " << E.Spelling
+       << (E.Optional ? "  (optional, __has_include)" : "") << "\n";
+  if (!R.Unresolved.empty()) {
+    OS << "\nunresolved (" << R.Unresolved.size() << "):\n";
+    for (const ClosureSymbol &S : R.Unresolved)
+      OS << "  " << S.Name << " (declared " << S.Loc.File << ":" << S.Loc.Line << ")\n";
+  }
+  if (!R.Siblings.empty()) {
+    OS << "\nsibling definitions in copied files:\n";
+    for (const auto &[File, List] : R.Siblings)
+      for (const SiblingDefinition &S : List) {
+        OS << "  " << File << ":" << S.Loc.Line << " " << S.Name;
+        if (!S.MissingDependencies.empty())
+          OS << "  needs " << llvm::join(S.MissingDependencies, ", ") << " (not in closure)";
+        OS << "\n";
+      }
+  }
+  OS << "\nlinks as copied: " << (R.LinksAsCopied ? "yes" : "no") << "\n";
+  if (R.Verify.Ran) {
+    OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED") << " (compiles: "
+       << (R.Verify.Compiles ? "yes" : "no") << ", links: " << (R.Verify.Links ? "yes" : "no")
+       << ")\n";
+    for (const std::string &Failure : R.Verify.CompileFailures)
+      OS << "  compile: " << Failure << "\n";
+    for (const std::string &Symbol : R.Verify.UndefinedSymbols)
+      OS << "  undefined: " << Symbol << "\n";
+    for (const std::string &File : R.Verify.UnneededFiles)
+      OS << "  not needed: " << File << "\n";
+  }
+  if (R.isPartial()) {
+    OS << "\nPARTIAL result:\n";
+    for (const std::string &Reason : R.PartialReasons)
+      OS << "  " << Reason << "\n";
+  }
+  for (const AnalysisDiagnostic &D : R.Diagnostics)
+    if (D.Side.empty())
+      OS << "warning: " << D.Loc.File << ": " << D.Message << "\n";
+  if (Verbose) {
+    if (!R.InferredFlags.empty())
+      OS << "\ninferred flags: " << llvm::join(R.InferredFlags, " ") << "\n";
+    OS << "\nstats: " << R.Stats.TUsParsed << " of " << R.Stats.TUsInTree << " TUs parsed ("
+       << R.Stats.ParsesRun << " parses run, " << R.Stats.ParsesCached << " from cache)\n";
+    for (const StageTime &Stage : R.Stats.Stages)
+      OS << "  " << llvm::left_justify(Stage.Stage, 8) << llvm::format("%.3f s", Stage.Seconds)
+         << "\n";
+  }
+  return Text;
+}
+
+} // namespace opmig

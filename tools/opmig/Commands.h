@@ -1,0 +1,26 @@
+//===- Commands.h - The opmig subcommands -----------------------*- C++ -*-===//
+//
+// Each subcommand registers its options on the CLI11 app and returns a
+// function that runs it after parsing and yields the process exit code.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_TOOLS_COMMANDS_H
+#define OPMIG_TOOLS_COMMANDS_H
+
+#include "CLI/CLI.hpp"
+
+#include <functional>
+
+namespace opmig {
+
+using CommandRunner = std::function<int()>;
+
+CommandRunner registerAnalyzeCommand(CLI::App &App);
+/// migrate, validate, audit, review, gate: declared so that `--help` lists
+/// them; each says it is not in this release and exits with ExitBadInput.
+void registerPlannedCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+
+} // namespace opmig
+
+#endif

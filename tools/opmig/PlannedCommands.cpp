@@ -1,0 +1,39 @@
+#include "Commands.h"
+#include "ExitCodes.h"
+
+#include "opmig/analyze/Errors.h"
+
+namespace opmig {
+
+namespace {
+
+struct Planned {
+  const char *Name;
+  const char *Description;
+};
+
+constexpr Planned PlannedCommands[] = {
+    {"migrate", "port an operator's closure into a target repository (planned)"},
+    {"validate", "build the migrated kernels and run the layered validators (planned)"},
+    {"audit", "check a repository against policy rules kept as data (planned)"},
+    {"review", "judge a migration the way a careful reviewer would (planned)"},
+    {"gate", "the CI policy gate built on audit and review (planned)"},
+};
+
+} // namespace
+
+void registerPlannedCommands(CLI::App &App,
+                             std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  for (const Planned &Command : PlannedCommands) {
+    CLI::App *Sub = App.add_subcommand(Command.Name, Command.Description);
+    Sub->allow_extras();
+    std::string Name = Command.Name;
+    Out.push_back({Sub, [Name] {
+                     return reportError(inputError(
+                         "'opmig ", Name,
+                         "' is not in this release; see docs/user-guide.md for what is"));
+                   }});
+  }
+}
+
+} // namespace opmig

@@ -1,0 +1,52 @@
+//===- main.cpp - The opmig command-line tool -----------------------------===//
+//
+// Migrates GPU operators between repositories and proves the migration
+// correct. This release ships the first step:
+//
+//   opmig analyze --source upstream/ --entry merge_attn_states --format json
+//
+// Libraries compute and return data; this driver parses options, renders
+// results and maps errors to the exit codes in ExitCodes.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Commands.h"
+#include "ExitCodes.h"
+
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace opmig {
+
+int reportError(llvm::Error E) {
+  int Code = E.isA<InputError>() ? ExitBadInput : ExitInternal;
+  llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &Info) {
+    llvm::WithColor::error(llvm::errs(), "opmig") << Info.message() << "\n";
+  });
+  return Code;
+}
+
+} // namespace opmig
+
+int main(int Argc, char **Argv) {
+  using namespace opmig;
+  CLI::App App{"opmig: migrate GPU operators between repositories, and prove the migration"};
+  App.set_version_flag("--version", std::string("opmig ") + OPMIG_VERSION);
+  App.require_subcommand(1);
+  std::vector<std::pair<CLI::App *, CommandRunner>> Commands;
+  CommandRunner Analyze = registerAnalyzeCommand(App);
+  Commands.push_back({App.get_subcommand("analyze"), Analyze});
+  registerPlannedCommands(App, Commands);
+  try {
+    App.parse(Argc, Argv);
+  } catch (const CLI::ParseError &E) {
+    int Code = App.exit(E);
+    return Code == 0 ? ExitSuccess : ExitBadInput;
+  }
+  for (auto &[Command, Run] : Commands)
+    if (Command->parsed())
+      return Run();
+  return ExitBadInput;
+}
