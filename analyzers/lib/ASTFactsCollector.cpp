@@ -64,6 +64,8 @@ const Decl *ownerOf(const Decl *D) {
 
 std::optional<SymbolKind> kindOf(const Decl *D) {
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
+    if (FD->getBuiltinID() || FD->isImplicit())
+      return std::nullopt;
     if (FD->hasAttr<CUDAGlobalAttr>())
       return SymbolKind::Kernel;
     return FD->getDescribedFunctionTemplate() ? SymbolKind::Template : SymbolKind::Function;
@@ -265,6 +267,11 @@ public:
   bool VisitFunctionDecl(FunctionDecl *FD) override {
     if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
       recordInstantiation(FD, FD->getPointOfInstantiation());
+    // `template <> half from_float<half>(float)` provides a specialization
+    // the way an explicit instantiation does.
+    if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization &&
+        FD->doesThisDeclarationHaveABody())
+      recordInstantiation(FD, FD->getLocation());
     if (FD->doesThisDeclarationHaveABody())
       recordDefinition(FD);
     else

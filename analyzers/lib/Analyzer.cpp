@@ -268,7 +268,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
       continue;
     const SymbolFact &Sym = It->second;
     ClosureSymbol Out{Sym.Name, Sym.Kind, {Tree.relative(Sym.File), Sym.Line}};
-    (Sym.IsDefinition ? R.Symbols : R.Unresolved).push_back(std::move(Out));
+    (Closure.MissingDefinitions.count(Usr) ? R.Unresolved : R.Symbols).push_back(std::move(Out));
   }
   auto ByLocation = [](const ClosureSymbol &A, const ClosureSymbol &B) {
     return std::tie(A.Loc.File, A.Loc.Line, A.Name) < std::tie(B.Loc.File, B.Loc.Line, B.Name);

@@ -62,12 +62,14 @@ RunResult runCommand(const std::vector<std::string> &Args, const std::string &Lo
 /// `ns::f` for a function symbol (kernel host stubs map to their kernel),
 /// the demangled text otherwise.
 std::string qualifiedNameOf(llvm::StringRef Mangled) {
+  // The demangler keeps pointing into the string it was given.
+  std::string Text = Mangled.str();
   llvm::ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(Mangled.str().c_str()))
-    return Mangled.str();
+  if (Demangler.partialDemangle(Text.c_str()))
+    return Text;
   if (!Demangler.isFunction()) {
     char *Full = Demangler.finishDemangle(nullptr, nullptr);
-    std::string Name = Full ? Full : Mangled.str();
+    std::string Name = Full ? Full : Text;
     std::free(Full);
     return Name;
   }

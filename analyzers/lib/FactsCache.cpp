@@ -16,8 +16,16 @@ namespace opmig::analyze {
 
 namespace fs = llvm::sys::fs;
 
-/// Part of every key: entries written by another version are never read.
-static constexpr const char *CacheFormat = "opmig-facts-3";
+/// Part of every key: entries written by another build of opmig are never
+/// read, since what a parse extracts changes with the code.
+static std::string toolStamp() {
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  fs::file_status Status;
+  if (Exe.empty() || fs::status(Exe, Status))
+    return "unknown-build";
+  return Exe + ":" + std::to_string(Status.getSize()) + ":" +
+         std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+}
 
 std::string defaultCacheDir() {
   if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
@@ -28,7 +36,8 @@ std::string defaultCacheDir() {
 }
 
 std::string FactsCache::entryPath(const ParseRequest &Request) const {
-  std::string Key = CacheFormat;
+  static const std::string Stamp = toolStamp();
+  std::string Key = Stamp;
   for (const std::string &Arg : parseCommandLine(Request))
     Key += '\0' + Arg;
   Key += '\0' + Request.SourceRoot;

@@ -49,9 +49,10 @@ private:
     if (It == Program.Symbols.end())
       return;
     const SymbolFact &Sym = It->second;
+    auto Insts = InstantiationsOf.find(Usr);
     if (Sym.IsDefinition)
       needFile(Sym.File).Defines.insert(Usr);
-    else
+    else if (Insts == InstantiationsOf.end())
       Result.MissingDefinitions.insert(Usr);
     if (Program.ExternallyInstantiated.count(Usr))
       Result.ExternalTemplates.insert(Usr);
@@ -63,7 +64,7 @@ private:
     // methods are needed as soon as the class is, virtual or not.
     if (auto Children = Members.find(Usr); Children != Members.end())
       SymbolQueue.insert(SymbolQueue.end(), Children->second.begin(), Children->second.end());
-    if (auto Insts = InstantiationsOf.find(Usr); Insts != InstantiationsOf.end())
+    if (Insts != InstantiationsOf.end())
       for (const InstantiationFact *Inst : Insts->second)
         needFile(Inst->File).Instantiates.insert(Usr);
   }

@@ -113,6 +113,9 @@ std::vector<std::string> parseCommandLine(const ParseRequest &Request) {
   } else {
     Args.insert(Args.end(), {"-x", "c++"});
   }
+  // Errors reach the caller through the diagnostic consumer; no summary
+  // line on stderr.
+  Args.push_back("-fno-caret-diagnostics");
   Args.push_back("-fsyntax-only");
   Args.push_back(Request.MainFile);
   return Args;

@@ -26,18 +26,13 @@ includeSpelling(llvm::StringRef Content, const clang::dependency_directives_scan
   using namespace clang::dependency_directives_scan;
   if (D.Kind != pp_include && D.Kind != pp_include_next && D.Kind != pp_import)
     return std::nullopt;
-  // Tokens: '#', 'include', then the name ("x.h" or '<' ... '>').
-  if (D.Tokens.size() < 3)
+  // Tokens: '#', 'include', then the name as one header_name token.
+  if (D.Tokens.size() < 3 || D.Tokens[2].isNot(clang::tok::header_name))
     return std::nullopt;
-  const Token &First = D.Tokens[2];
-  if (First.is(clang::tok::string_literal))
-    return std::make_pair(Content.substr(First.Offset + 1, First.Length - 2).str(), false);
-  if (First.is(clang::tok::less))
-    for (const Token &Tok : D.Tokens.drop_front(3))
-      if (Tok.is(clang::tok::greater))
-        return std::make_pair(
-            Content.slice(First.getEnd(), Tok.Offset).str(), true);
-  return std::nullopt;
+  llvm::StringRef Name = Content.substr(D.Tokens[2].Offset, D.Tokens[2].Length);
+  if (Name.size() < 2)
+    return std::nullopt;
+  return std::make_pair(Name.drop_front().drop_back().str(), Name.front() == '<');
 }
 
 } // namespace

@@ -5,8 +5,10 @@
 
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
+#include "opmig/analyze/CompileFlags.h"
 #include "opmig/analyze/FactsCache.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -43,7 +45,13 @@ std::function<void(const analyze::Progress &)> progressPrinter(bool Quiet) {
 
 int runAnalyze(AnalyzeArgs &Args) {
   analyze::AnalyzeOptions &Options = Args.Options;
-  Options.ExtraArgs = Args.Extra;
+  // Relative include paths after `--` are meant from here, not from the
+  // directory each TU is compiled in.
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::vector<std::string> Argv = {"clang++"};
+  Argv.insert(Argv.end(), Args.Extra.begin(), Args.Extra.end());
+  Options.ExtraArgs = analyze::normalizeCompileCommand(Argv, std::string(Cwd)).Args;
   if (!Args.NoCache && Options.CacheDir.empty())
     Options.CacheDir = analyze::defaultCacheDir();
   if (Args.NoCache)
