@@ -168,19 +168,27 @@ private:
   std::map<std::string, std::vector<DefinitionRange>> Ranges;
 };
 
+/// USR of exactly this declaration (a specialization keeps its arguments).
+std::string exactUsr(const Decl *D) {
+  llvm::SmallString<128> Usr;
+  if (index::generateUSRForDecl(D, Usr))
+    return {};
+  return std::string(Usr);
+}
+
 /// Collects the tree symbols one definition references.
 class RefCollector : public DynamicRecursiveASTVisitor {
 public:
-  RefCollector(SymbolTable &Table, std::set<std::string> &Refs) : Table(Table), Refs(Refs) {}
+  RefCollector(SymbolTable &Table, SymbolFact &Owner) : Table(Table), Owner(Owner) {}
 
   bool VisitDeclRefExpr(DeclRefExpr *E) override {
     add(E->getDecl());
-    noteExternalInstantiation(E->getDecl());
+    noteSpecialization(E->getDecl());
     return true;
   }
   bool VisitMemberExpr(MemberExpr *E) override {
     add(E->getMemberDecl());
-    noteExternalInstantiation(E->getMemberDecl());
+    noteSpecialization(E->getMemberDecl());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) override {
@@ -211,24 +219,26 @@ private:
   void add(const Decl *D) {
     std::string Usr = Table.symbolFor(D);
     if (!Usr.empty())
-      Refs.insert(std::move(Usr));
+      Owner.Refs.insert(std::move(Usr));
   }
 
-  /// A specialization whose template body this TU cannot see must come
-  /// from an explicit instantiation in another TU.
-  void noteExternalInstantiation(const Decl *D) {
+  /// A specialization this TU cannot generate itself (an explicit
+  /// specialization, or a template whose body it cannot see) must be
+  /// provided by whichever TU defines or instantiates it.
+  void noteSpecialization(const Decl *D) {
     const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD || !FD->getPrimaryTemplate() || FD->isDefined())
+    if (!FD || !FD->getPrimaryTemplate())
       return;
-    if (FD->getPrimaryTemplate()->getTemplatedDecl()->isDefined())
+    bool Explicit = FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
+    if (!Explicit && (FD->isDefined() || FD->getPrimaryTemplate()->getTemplatedDecl()->isDefined()))
       return;
-    std::string Usr = Table.symbolFor(FD);
-    if (!Usr.empty())
-      Table.Facts.ExternallyInstantiated.insert(std::move(Usr));
+    std::string Template = Table.symbolFor(FD), Specialization = exactUsr(FD);
+    if (!Template.empty() && !Specialization.empty())
+      Owner.Specializations.emplace(std::move(Specialization), std::move(Template));
   }
 
   SymbolTable &Table;
-  std::set<std::string> &Refs;
+  SymbolFact &Owner;
 };
 
 const StringLiteral *firstStringLiteral(const Stmt *S) {
@@ -316,16 +326,16 @@ private:
       return;
     if (patternOf(D) == D)
       Table.markDefinition(Usr, D);
-    std::set<std::string> &Refs = Table.Facts.Symbols[Usr].Refs;
-    RefCollector(Table, Refs).TraverseDecl(const_cast<Decl *>(D));
-    Refs.erase(Usr);
+    SymbolFact &Owner = Table.Facts.Symbols[Usr];
+    RefCollector(Table, Owner).TraverseDecl(const_cast<Decl *>(D));
+    Owner.Refs.erase(Usr);
   }
 
   void recordInstantiation(const Decl *D, SourceLocation PointOfInstantiation) {
     std::string Usr = Table.symbolFor(D);
     if (Usr.empty() || !Table.Locs.inTree(PointOfInstantiation))
       return;
-    Table.Facts.Instantiations.push_back({Usr, Table.Locs.fileOf(PointOfInstantiation),
+    Table.Facts.Instantiations.push_back({Usr, exactUsr(D), Table.Locs.fileOf(PointOfInstantiation),
                                           Table.Locs.lineOf(PointOfInstantiation)});
   }
 

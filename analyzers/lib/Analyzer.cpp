@@ -84,7 +84,9 @@ private:
                       const std::set<std::string> &RegistrationOnly) const;
   void reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
                        const std::set<std::string> &RegistrationOnly) const;
-  void reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure) const;
+  void reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
+                        const std::set<std::string> &RegistrationOnly) const;
+  bool isProvidedInClosure(const std::string &Specialization, const SymbolClosure &Closure) const;
 
   const AnalyzeOptions &Options;
   SourceTree Tree;
@@ -183,8 +185,8 @@ void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool From
 }
 
 /// TUs that may hold what the closure still lacks: definitions of needed
-/// symbols, and explicit instantiations of templates whose bodies the users
-/// cannot see (any TU including the template's definition can provide one).
+/// symbols, and specializations of templates whose bodies the users cannot
+/// see (any TU including the template's definition can provide one).
 std::vector<std::string> Analysis::nextTUs(const SymbolClosure &Closure) const {
   std::set<std::string> Next;
   for (const std::string &Usr : Closure.MissingDefinitions) {
@@ -195,11 +197,12 @@ std::vector<std::string> Analysis::nextTUs(const SymbolClosure &Closure) const {
     for (std::string &TU : Index->tusCovering(Base, SeenFiles))
       Next.insert(std::move(TU));
   }
-  for (const std::string &Usr : Closure.ExternalTemplates) {
+  for (const std::string &Usr : Closure.UnprovidedTemplates) {
     const SymbolFact &Sym = Program.Symbols.at(Usr);
-    if (Sym.IsDefinition)
-      for (std::string &TU : Index->tusReaching(Sym.File))
-        Next.insert(std::move(TU));
+    std::vector<std::string> Candidates =
+        Sym.IsDefinition ? Index->tusReaching(Sym.File)
+                         : Index->tusCovering(entryBaseName(Sym.Name), SeenFiles);
+    Next.insert(Candidates.begin(), Candidates.end());
   }
   std::vector<std::string> Result;
   for (const std::string &TU : Next)
@@ -277,7 +280,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   std::sort(R.Unresolved.begin(), R.Unresolved.end(), ByLocation);
   reportSiblings(R, Closure, RegistrationOnly);
   reportExternals(R, Closure, RegistrationOnly);
-  reportLeftBehind(R, Closure);
+  reportLeftBehind(R, Closure, RegistrationOnly);
 
   R.Diagnostics = Tree.Diagnostics;
   std::set<std::tuple<std::string, unsigned, std::string>> Seen;
@@ -347,16 +350,17 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
         !isTranslationUnitName(Sym.File))
       continue;
     SiblingDefinition Sibling{Sym.Name, {Tree.relative(Sym.File), Sym.Line}, {}};
+    std::set<std::string> Missing;
     for (const std::string &Ref : Sym.Refs) {
       auto It = Program.Symbols.find(Ref);
-      if (It == Program.Symbols.end())
-        continue;
-      const SymbolFact &Dep = It->second;
-      bool Linkable = isLinkable(Dep.Kind) || Dep.Kind == SymbolKind::Template;
-      if (Linkable && (!Dep.IsDefinition || !Closure.Files.count(Dep.File) ||
-                       Program.ExternallyInstantiated.count(Ref)))
-        Sibling.MissingDependencies.push_back(Dep.Name);
+      if (It != Program.Symbols.end() && isLinkable(It->second.Kind) &&
+          (!It->second.IsDefinition || !Closure.Files.count(It->second.File)))
+        Missing.insert(It->second.Name);
     }
+    for (const auto &[Specialization, Template] : Sym.Specializations)
+      if (!isProvidedInClosure(Specialization, Closure))
+        Missing.insert(Program.Symbols.at(Template).Name);
+    Sibling.MissingDependencies.assign(Missing.begin(), Missing.end());
     if (!Sibling.MissingDependencies.empty())
       R.LinksAsCopied = false;
     R.Siblings[Sibling.Loc.File].push_back(std::move(Sibling));
@@ -397,13 +401,21 @@ void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
   }
 }
 
-void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure) const {
+bool Analysis::isProvidedInClosure(const std::string &Specialization,
+                                   const SymbolClosure &Closure) const {
+  return llvm::any_of(Program.Instantiations, [&](const InstantiationFact &Inst) {
+    return Inst.Specialization == Specialization && Closure.Files.count(Inst.File);
+  });
+}
+
+void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
+                                const std::set<std::string> &RegistrationOnly) const {
   std::set<std::string> Dirs;
   for (const auto &[Path, Need] : Closure.Files)
     Dirs.insert(llvm::sys::path::parent_path(Path).str());
   for (const SourceFile &File : Tree.Files)
     if (Dirs.count(llvm::sys::path::parent_path(File.Path).str()) &&
-        !Closure.Files.count(File.Path))
+        !Closure.Files.count(File.Path) && !RegistrationOnly.count(File.Path))
       R.LeftBehind.push_back(Tree.relative(File.Path));
 }
 

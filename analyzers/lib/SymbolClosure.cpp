@@ -16,8 +16,10 @@ public:
     for (const auto &[Usr, Sym] : Program.Symbols)
       if (!Sym.Parent.empty())
         Members[Sym.Parent].push_back(Usr);
-    for (const InstantiationFact &Inst : Program.Instantiations)
-      InstantiationsOf[Inst.Template].push_back(&Inst);
+    for (const InstantiationFact &Inst : Program.Instantiations) {
+      Providers[Inst.Specialization].push_back(&Inst);
+      Instantiated.insert(Inst.Template);
+    }
     for (const IncludeFact &Include : Program.Includes)
       if (!Include.Resolved.empty() && !Include.HasIncludeOnly)
         IncludesOf[Include.Includer].insert(Include.Resolved);
@@ -49,13 +51,21 @@ private:
     if (It == Program.Symbols.end())
       return;
     const SymbolFact &Sym = It->second;
-    auto Insts = InstantiationsOf.find(Usr);
     if (Sym.IsDefinition)
       needFile(Sym.File).Defines.insert(Usr);
-    else if (Insts == InstantiationsOf.end())
+    else if (!Instantiated.count(Usr))
       Result.MissingDefinitions.insert(Usr);
-    if (Program.ExternallyInstantiated.count(Usr))
-      Result.ExternalTemplates.insert(Usr);
+    // Only the specializations actually used: a per-dtype TU for a dtype
+    // the dispatch never reaches stays behind.
+    for (const auto &[Specialization, Template] : Sym.Specializations) {
+      auto Provided = Providers.find(Specialization);
+      if (Provided == Providers.end()) {
+        Result.UnprovidedTemplates.insert(Template);
+        continue;
+      }
+      for (const InstantiationFact *Inst : Provided->second)
+        needFile(Inst->File).Instantiates.insert(Template);
+    }
     for (const std::string &Ref : Sym.Refs)
       SymbolQueue.push_back(Ref);
     if (!Sym.Parent.empty())
@@ -64,9 +74,6 @@ private:
     // methods are needed as soon as the class is, virtual or not.
     if (auto Children = Members.find(Usr); Children != Members.end())
       SymbolQueue.insert(SymbolQueue.end(), Children->second.begin(), Children->second.end());
-    if (Insts != InstantiationsOf.end())
-      for (const InstantiationFact *Inst : Insts->second)
-        needFile(Inst->File).Instantiates.insert(Usr);
   }
 
   void visitFile(const std::string &File) {
@@ -96,7 +103,8 @@ private:
   const std::string &Root;
   const std::set<std::string> &NoFollow;
   std::map<std::string, std::vector<std::string>> Members;
-  std::map<std::string, std::vector<const InstantiationFact *>> InstantiationsOf;
+  std::map<std::string, std::vector<const InstantiationFact *>> Providers;
+  std::set<std::string> Instantiated; ///< Templates with any provider.
   std::map<std::string, std::set<std::string>> IncludesOf;
   std::deque<std::string> SymbolQueue, FileQueue;
   SymbolClosure Result;

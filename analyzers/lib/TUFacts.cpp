@@ -15,16 +15,17 @@ void TUFacts::merge(const TUFacts &Other) {
     // A definition seen anywhere wins over declarations seen elsewhere.
     if (Sym.IsDefinition && !Mine.IsDefinition) {
       auto Refs = std::move(Mine.Refs);
+      auto Specializations = std::move(Mine.Specializations);
       Mine = Sym;
       Mine.Refs.insert(Refs.begin(), Refs.end());
+      Mine.Specializations.insert(Specializations.begin(), Specializations.end());
     } else {
       Mine.Refs.insert(Sym.Refs.begin(), Sym.Refs.end());
     }
+    Mine.Specializations.insert(Sym.Specializations.begin(), Sym.Specializations.end());
   }
   for (const auto &[File, Refs] : Other.FileScopeRefs)
     FileScopeRefs[File].insert(Refs.begin(), Refs.end());
-  ExternallyInstantiated.insert(Other.ExternallyInstantiated.begin(),
-                                Other.ExternallyInstantiated.end());
   Instantiations.insert(Instantiations.end(), Other.Instantiations.begin(),
                         Other.Instantiations.end());
   Includes.insert(Includes.end(), Other.Includes.begin(), Other.Includes.end());
@@ -49,11 +50,11 @@ NLOHMANN_JSON_SERIALIZE_ENUM(AnalysisDiagnostic::Level,
                               {AnalysisDiagnostic::Level::Error, "error"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffset, EndOffset,
-                                   IsDefinition, Refs, Parent)
+                                   IsDefinition, Refs, Specializations, Parent)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
                                    HasIncludeOnly)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, File, Line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, Specialization, File, Line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiagnosticFact, Severity, File, Line, Message)
 
 void to_json(nlohmann::json &J, const TUFacts &F) {
@@ -61,7 +62,6 @@ void to_json(nlohmann::json &J, const TUFacts &F) {
                      {"Side", F.Side},
                      {"Symbols", F.Symbols},
                      {"FileScopeRefs", F.FileScopeRefs},
-                     {"ExternallyInstantiated", F.ExternallyInstantiated},
                      {"Instantiations", F.Instantiations},
                      {"Includes", F.Includes},
                      {"Registrations", F.Registrations},
@@ -75,7 +75,6 @@ void from_json(const nlohmann::json &J, TUFacts &F) {
   J.at("Side").get_to(F.Side);
   J.at("Symbols").get_to(F.Symbols);
   J.at("FileScopeRefs").get_to(F.FileScopeRefs);
-  J.at("ExternallyInstantiated").get_to(F.ExternallyInstantiated);
   J.at("Instantiations").get_to(F.Instantiations);
   J.at("Includes").get_to(F.Includes);
   J.at("Registrations").get_to(F.Registrations);

@@ -4,8 +4,8 @@
 // parsed so far: definitions, class members, explicit instantiations in
 // other TUs, macros, and the in-tree headers each needed file includes. It
 // also says what is still unknown (needed symbols with no definition seen,
-// templates instantiated elsewhere), which tells the analyzer what to parse
-// next.
+// specializations no parsed TU provides), which tells the analyzer what to
+// parse next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,7 +24,7 @@ namespace opmig::analyze {
 /// Why one file is needed.
 struct FileNeed {
   std::set<std::string> Defines;      ///< USRs of needed symbols defined here.
-  std::set<std::string> Instantiates; ///< USRs of templates instantiated here.
+  std::set<std::string> Instantiates; ///< Templates with needed specializations here.
   std::set<std::string> IncludedBy;   ///< Needed files including it.
 };
 
@@ -32,7 +32,8 @@ struct SymbolClosure {
   std::set<std::string> Symbols;              ///< Needed USRs and macro ids.
   std::map<std::string, FileNeed> Files;      ///< By absolute path.
   std::set<std::string> MissingDefinitions;   ///< Needed, never defined.
-  std::set<std::string> ExternalTemplates;    ///< Needed, instantiated elsewhere.
+  /// Templates with a needed specialization that no parsed TU provides.
+  std::set<std::string> UnprovidedTemplates;
 };
 
 /// Computes the closure of `Entries` (USRs) over `Program` (merged facts);

@@ -36,7 +36,11 @@ struct SymbolFact {
   unsigned BeginOffset = 0, EndOffset = 0; ///< Source range of a definition.
   bool IsDefinition = false;
   std::set<std::string> Refs; ///< Symbols a definition needs.
-  std::string Parent;         ///< Enclosing class, for members.
+  /// Template specializations it uses whose code this TU cannot generate
+  /// (explicit specializations, or templates whose body is not visible):
+  /// specialization USR -> template USR. Some TU must provide each.
+  std::map<std::string, std::string> Specializations;
+  std::string Parent; ///< Enclosing class, for members.
 };
 
 struct IncludeFact {
@@ -58,9 +62,11 @@ struct RegistrationFact {
   unsigned Line = 0;
 };
 
-/// `template void f<half>(...)`: the TU that provides a specialization.
+/// `template void f<half>(...)` or `template <> void f<half>(...) {...}`:
+/// where a specialization is provided.
 struct InstantiationFact {
-  std::string Template; ///< USR of the primary template.
+  std::string Template;       ///< USR of the primary template.
+  std::string Specialization; ///< USR of the specialization.
   std::string File;
   unsigned Line = 0;
 };
@@ -78,9 +84,6 @@ struct TUFacts {
   std::map<std::string, SymbolFact> Symbols; ///< By USR.
   /// Macros expanded at file scope, outside any definition, per file.
   std::map<std::string, std::set<std::string>> FileScopeRefs;
-  /// Templates used here whose definition is not visible in this TU, so a
-  /// specialization must come from an explicit instantiation elsewhere.
-  std::set<std::string> ExternallyInstantiated;
   std::vector<InstantiationFact> Instantiations;
   std::vector<IncludeFact> Includes;
   std::vector<RegistrationFact> Registrations;
