@@ -304,6 +304,8 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   R.Stats.TUsInTree = std::count_if(Tree.Files.begin(), Tree.Files.end(),
                                     [](const SourceFile &F) { return F.IsTranslationUnit; });
   R.Stats.TUsParsed = ParsedTUs.size();
+  for (const std::string &TU : ParsedTUs)
+    R.Stats.ParsedTUs.push_back(Tree.relative(TU));
   return R;
 }
 
@@ -365,6 +367,10 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
       R.LinksAsCopied = false;
     R.Siblings[Sibling.Loc.File].push_back(std::move(Sibling));
   }
+  for (auto &[File, List] : R.Siblings)
+    std::sort(List.begin(), List.end(), [](const SiblingDefinition &A, const SiblingDefinition &B) {
+      return std::tie(A.Loc.Line, A.Name) < std::tie(B.Loc.Line, B.Name);
+    });
 }
 
 void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,

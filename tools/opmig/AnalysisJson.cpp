@@ -100,7 +100,8 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
     Stages[Stage.Stage] = Stage.Seconds;
   Doc["stats"] = {{"files_indexed", R.Stats.FilesIndexed}, {"tus_in_tree", R.Stats.TUsInTree},
                   {"tus_parsed", R.Stats.TUsParsed},       {"parses_run", R.Stats.ParsesRun},
-                  {"parses_cached", R.Stats.ParsesCached}, {"seconds", Stages}};
+                  {"parses_cached", R.Stats.ParsesCached}, {"parsed", R.Stats.ParsedTUs},
+                  {"seconds", Stages}};
   return Doc;
 }
 

@@ -87,6 +87,7 @@ struct AnalysisStats {
   unsigned FilesIndexed = 0;
   unsigned TUsInTree = 0;
   unsigned TUsParsed = 0;     ///< Distinct TUs whose AST was needed.
+  std::vector<std::string> ParsedTUs; ///< Their relative paths, sorted.
   unsigned ParsesRun = 0;     ///< Host + device parses actually executed.
   unsigned ParsesCached = 0;  ///< Parses answered from the cache.
   std::vector<StageTime> Stages;
