@@ -12,19 +12,27 @@ using namespace clang;
 
 namespace {
 
+/// A member template of an instantiated class template, traced back to the
+/// member template as written (`Traits<float>::rebind` -> `Traits<T>::rebind`).
+template <typename TemplateDeclT> const TemplateDeclT *uninstantiated(const TemplateDeclT *T) {
+  while (const TemplateDeclT *From = T->getInstantiatedFromMemberTemplate())
+    T = From;
+  return T;
+}
+
 /// The declaration a use really depends on: the primary template for a
 /// specialization, the member template for a member of an instantiated class.
 const Decl *patternOf(const Decl *D) {
   if (const auto *FD = dyn_cast<FunctionDecl>(D)) {
     if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
-      return patternOf(Primary->getTemplatedDecl());
+      return patternOf(uninstantiated(Primary)->getTemplatedDecl());
     if (const FunctionDecl *Member = FD->getInstantiatedFromMemberFunction())
       return patternOf(Member);
     return FD;
   }
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) {
     if (!Spec->isExplicitSpecialization())
-      return patternOf(Spec->getSpecializedTemplate()->getTemplatedDecl());
+      return patternOf(uninstantiated(Spec->getSpecializedTemplate())->getTemplatedDecl());
     return Spec;
   }
   if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {

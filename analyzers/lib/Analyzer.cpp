@@ -10,6 +10,7 @@
 #include "opmig/analyze/TokenIndex.h"
 #include "opmig/analyze/TUParser.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
@@ -62,9 +63,22 @@ public:
       ExternalDirs.push_back(this->Tree.Root + "/" + Dir);
     if (!this->Database)
       Inferred = inferFlags(this->Tree.Root, this->Toolchain);
+    else
+      warnAboutMissingDirectories();
   }
 
   llvm::Expected<AnalysisResult> run();
+  void warnAboutMissingDirectories() {
+    std::set<std::string> Missing;
+    for (const auto &[File, Flags] : Database->ByFile)
+      if (!llvm::sys::fs::is_directory(Flags.Directory))
+        Missing.insert(Flags.Directory);
+    for (const std::string &Dir : Missing)
+      Diagnostics.push_back({AnalysisDiagnostic::Level::Warning, {Dir, 0},
+                             "compile database directory does not exist; its TUs are parsed "
+                             "from the source root",
+                             ""});
+  }
   void stage(const char *Name, Clock::time_point Start) {
     Stats.Stages.push_back({Name, secondsSince(Start)});
   }
@@ -120,7 +134,9 @@ ParseRequest Analysis::requestFor(const std::string &TU, ParseSide Side) const {
   Request.SourceRoot = Tree.Root;
   Request.ExternalDirs = ExternalDirs;
   Request.Side = Side;
-  Request.Directory = Flags.Directory.empty() ? Tree.Root : Flags.Directory;
+  // Clang crashes in header search when its working directory is missing;
+  // the flags were made absolute when the database was loaded anyway.
+  Request.Directory = llvm::sys::fs::is_directory(Flags.Directory) ? Flags.Directory : Tree.Root;
   if (!Options.GpuArch.empty())
     Request.GpuArch = Options.GpuArch;
   else if (!Flags.GpuArchs.empty())
