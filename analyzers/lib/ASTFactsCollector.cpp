@@ -260,9 +260,24 @@ const StringLiteral *firstStringLiteral(const Stmt *S) {
   return nullptr;
 }
 
+/// `TORCH_FN(f)` passes `f` as a template argument of the argument's type.
+const FunctionDecl *functionInTemplateArguments(QualType T) {
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(T->getAsCXXRecordDecl());
+  if (!Spec)
+    return nullptr;
+  for (const TemplateArgument &Arg : Spec->getTemplateArgs().asArray())
+    if (Arg.getKind() == TemplateArgument::Declaration)
+      if (const auto *FD = dyn_cast<FunctionDecl>(Arg.getAsDecl()))
+        return FD;
+  return nullptr;
+}
+
 const FunctionDecl *firstFunctionReference(const Stmt *S) {
   if (!S)
     return nullptr;
+  if (const auto *E = dyn_cast<Expr>(S))
+    if (const FunctionDecl *FD = functionInTemplateArguments(E->getType()))
+      return FD;
   if (const auto *Ref = dyn_cast<DeclRefExpr>(S))
     if (const auto *FD = dyn_cast<FunctionDecl>(Ref->getDecl()))
       return FD;

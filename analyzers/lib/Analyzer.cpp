@@ -248,8 +248,7 @@ llvm::Expected<AnalysisResult> Analysis::run() {
     if (!Match)
       return Match.takeError();
     EntryUsrs.insert(EntryUsrs.end(), Match->Usrs.begin(), Match->Usrs.end());
-    if (!Match->RegistrationFile.empty())
-      RegistrationOnly.insert(Match->RegistrationFile);
+    RegistrationOnly.insert(Match->RegistrationFiles.begin(), Match->RegistrationFiles.end());
     Entries.push_back(std::move(*Match));
   }
   stage("resolve", Start);

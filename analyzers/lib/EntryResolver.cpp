@@ -2,6 +2,7 @@
 
 #include "opmig/analyze/Errors.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <algorithm>
@@ -67,6 +68,7 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
   for (const RegistrationFact &Reg : Program.Registrations) {
     if (Reg.OpName != Op || (!Ns.empty() && Reg.Namespace != Ns))
       continue;
+    Match.RegistrationFiles.insert(Reg.File);
     if (Reg.Function.empty()) {
       Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
       continue; // A schema-only def; the impl names the function.
@@ -80,7 +82,6 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
     Match.Entry.Function = Fn.Name;
     Match.Entry.Via = Reg.Via;
     Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
-    Match.RegistrationFile = Reg.File;
     if (Match.Usrs.empty())
       Match.Usrs.push_back(Reg.Function);
   }
@@ -118,6 +119,9 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
     Match.Usrs = Candidates.begin()->second;
     const SymbolFact &Sym = Program.Symbols.at(Match.Usrs.front());
     Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}};
+    for (const RegistrationFact &Reg : Program.Registrations)
+      if (llvm::is_contained(Match.Usrs, Reg.Function))
+        Match.RegistrationFiles.insert(Reg.File);
     return Match;
   }
   auto ViaOp = resolveThroughRegistration(Name, Program, Tree);

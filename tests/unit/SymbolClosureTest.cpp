@@ -1,1 +1,236 @@
-// placeholder: being written
+//===- SymbolClosureTest.cpp - Tests for the closure over merged facts ----===//
+//
+// Facts are built by hand (no parsing): USRs are short readable strings,
+// files live under a fictitious `/src` root.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opmig/analyze/SymbolClosure.h"
+
+#include <gtest/gtest.h>
+
+using namespace opmig::analyze;
+
+namespace {
+
+using Names = std::set<std::string>;
+
+const std::string Root = "/src";
+
+/// Hand-built facts with short helpers for the common shapes.
+class ProgramBuilder {
+public:
+  /// Defines `Usr` in `File`, referencing `Refs`.
+  SymbolFact &define(const std::string &Usr, const std::string &File, Names Refs = {}) {
+    SymbolFact &Sym = Program.Symbols[Usr];
+    Sym.Name = Usr;
+    Sym.File = File;
+    Sym.Line = 1;
+    Sym.IsDefinition = true;
+    Sym.Refs = std::move(Refs);
+    return Sym;
+  }
+  /// Declares `Usr` in `File` without a definition.
+  SymbolFact &declare(const std::string &Usr, const std::string &File) {
+    SymbolFact &Sym = define(Usr, File);
+    Sym.IsDefinition = false;
+    return Sym;
+  }
+  void include(const std::string &Includer, const std::string &Resolved) {
+    IncludeFact Include;
+    Include.Includer = Includer;
+    Include.Line = 1;
+    Include.Spelling = Resolved;
+    Include.Resolved = Resolved;
+    Program.Includes.push_back(Include);
+  }
+  void instantiate(const std::string &Template, const std::string &Specialization,
+                   const std::string &File) {
+    Program.Instantiations.push_back({Template, Specialization, File, 1});
+  }
+
+  SymbolClosure closure(const std::vector<std::string> &Entries,
+                        const std::set<std::string> &NoFollow = {}) const {
+    return computeClosure(Program, Root, Entries, NoFollow);
+  }
+
+  TUFacts Program;
+};
+
+Names filesOf(const SymbolClosure &Closure) {
+  Names Files;
+  for (const auto &[File, Need] : Closure.Files)
+    Files.insert(File);
+  return Files;
+}
+
+//===----------------------------------------------------------------------===//
+// Symbols
+//===----------------------------------------------------------------------===//
+
+TEST(SymbolClosureTest, RefsAreFollowedTransitively) {
+  ProgramBuilder P;
+  P.define("a", "/src/a.cpp", {"b"});
+  P.define("b", "/src/a.cpp", {"c"});
+  P.define("c", "/src/c.h");
+  SymbolClosure Closure = P.closure({"a"});
+  EXPECT_EQ(Closure.Symbols, (Names{"a", "b", "c"}));
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/c.h"}));
+  EXPECT_EQ(Closure.Files.at("/src/a.cpp").Defines, (Names{"a", "b"}));
+  EXPECT_EQ(Closure.Files.at("/src/c.h").Defines, Names{"c"});
+  EXPECT_TRUE(Closure.MissingDefinitions.empty());
+}
+
+TEST(SymbolClosureTest, UnrelatedDefinitionsAreExcluded) {
+  ProgramBuilder P;
+  P.define("a", "/src/a.cpp", {"b"});
+  P.define("b", "/src/a.cpp");
+  P.define("unused", "/src/a.cpp", {"other"});
+  P.define("other", "/src/other.cpp");
+  SymbolClosure Closure = P.closure({"a"});
+  EXPECT_EQ(Closure.Symbols, (Names{"a", "b"}));
+  EXPECT_EQ(filesOf(Closure), Names{"/src/a.cpp"});
+}
+
+TEST(SymbolClosureTest, ClassBringsItsMembers) {
+  // An out-of-line method lives in another file and nobody calls it: it is
+  // still needed once its class is.
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp", {"K"});
+  P.define("K", "/src/k.h");
+  P.define("K::run", "/src/k.cpp").Parent = "K";
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(Closure.Symbols, (Names{"entry", "K", "K::run"}));
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/k.h", "/src/k.cpp"}));
+}
+
+TEST(SymbolClosureTest, MemberBringsItsClass) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp", {"K::run"});
+  P.define("K", "/src/k.h");
+  P.define("K::run", "/src/k.cpp").Parent = "K";
+  P.define("K::other", "/src/k.cpp").Parent = "K";
+  SymbolClosure Closure = P.closure({"entry"});
+  // The class then brings its other members too.
+  EXPECT_EQ(Closure.Symbols, (Names{"entry", "K", "K::run", "K::other"}));
+}
+
+TEST(SymbolClosureTest, DeclaredOnlySymbolIsMissingDefinition) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp", {"undefined"});
+  P.declare("undefined", "/src/a.h");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(Closure.MissingDefinitions, Names{"undefined"});
+  EXPECT_EQ(filesOf(Closure), Names{"/src/a.cpp"});
+}
+
+TEST(SymbolClosureTest, DeclaredTemplateWithInstantiationIsNotMissing) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp", {"tmpl"});
+  P.declare("tmpl", "/src/t.h");
+  P.instantiate("tmpl", "tmpl<float>", "/src/t_float.cpp");
+  EXPECT_TRUE(P.closure({"entry"}).MissingDefinitions.empty());
+}
+
+TEST(SymbolClosureTest, CyclesTerminate) {
+  ProgramBuilder P;
+  P.define("a", "/src/a.h", {"b"});
+  P.define("b", "/src/b.h", {"a"});
+  P.include("/src/a.h", "/src/b.h");
+  P.include("/src/b.h", "/src/a.h");
+  SymbolClosure Closure = P.closure({"a"});
+  EXPECT_EQ(Closure.Symbols, (Names{"a", "b"}));
+  EXPECT_EQ(Closure.Files.at("/src/a.h").IncludedBy, Names{"/src/b.h"});
+  EXPECT_EQ(Closure.Files.at("/src/b.h").IncludedBy, Names{"/src/a.h"});
+}
+
+//===----------------------------------------------------------------------===//
+// Files
+//===----------------------------------------------------------------------===//
+
+TEST(SymbolClosureTest, IncludesOfNeededFilesAreFollowedInsideRoot) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp");
+  P.include("/src/a.cpp", "/src/h.h");
+  P.include("/src/h.h", "/src/g.h");
+  P.include("/src/a.cpp", "/usr/include/stdio.h");
+  // Shares the root's prefix but is outside it.
+  P.include("/src/a.cpp", "/src2/x.h");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/h.h", "/src/g.h"}));
+  EXPECT_EQ(Closure.Files.at("/src/h.h").IncludedBy, Names{"/src/a.cpp"});
+  EXPECT_EQ(Closure.Files.at("/src/g.h").IncludedBy, Names{"/src/h.h"});
+  EXPECT_TRUE(Closure.Files.at("/src/g.h").Defines.empty());
+}
+
+TEST(SymbolClosureTest, IncludesOfUnneededFilesAreNotFollowed) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp");
+  P.define("other", "/src/other.cpp");
+  P.include("/src/other.cpp", "/src/other.h");
+  EXPECT_EQ(filesOf(P.closure({"entry"})), Names{"/src/a.cpp"});
+}
+
+TEST(SymbolClosureTest, HasIncludeProbesAreNotFollowed) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp");
+  P.include("/src/a.cpp", "/src/optional.h");
+  P.Program.Includes.back().HasIncludeOnly = true;
+  EXPECT_EQ(filesOf(P.closure({"entry"})), Names{"/src/a.cpp"});
+}
+
+TEST(SymbolClosureTest, NoFollowFilesAreRecordedButNotExpanded) {
+  ProgramBuilder P;
+  P.define("entry", "/src/reg.cpp");
+  P.include("/src/reg.cpp", "/src/h.h");
+  P.define("macro:M", "/src/m.h");
+  P.Program.FileScopeRefs["/src/reg.cpp"] = {"macro:M"};
+  SymbolClosure Closure = P.closure({"entry"}, {"/src/reg.cpp"});
+  EXPECT_EQ(filesOf(Closure), Names{"/src/reg.cpp"});
+  EXPECT_EQ(Closure.Files.at("/src/reg.cpp").Defines, Names{"entry"});
+  EXPECT_EQ(Closure.Symbols, Names{"entry"});
+}
+
+TEST(SymbolClosureTest, FileScopeRefsOfNeededFileAreFollowed) {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp");
+  P.define("macro:M", "/src/m.h", {"helper"});
+  P.define("helper", "/src/helper.h");
+  P.Program.FileScopeRefs["/src/a.cpp"] = {"macro:M"};
+  // File-scope uses in a file that is not needed do not count.
+  P.Program.FileScopeRefs["/src/unneeded.cpp"] = {"macro:Unused"};
+  P.define("macro:Unused", "/src/unused.h");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(Closure.Symbols, (Names{"entry", "macro:M", "helper"}));
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/m.h", "/src/helper.h"}));
+}
+
+//===----------------------------------------------------------------------===//
+// Specializations
+//===----------------------------------------------------------------------===//
+
+TEST(SymbolClosureTest, OnlyTheRequestedSpecializationsInstantiationFileIsNeeded) {
+  ProgramBuilder P;
+  SymbolFact &Entry = P.define("entry", "/src/a.cpp", {"tmpl"});
+  Entry.Specializations = {{"tmpl<float>", "tmpl"}};
+  P.declare("tmpl", "/src/t.h");
+  P.instantiate("tmpl", "tmpl<float>", "/src/t_float.cpp");
+  P.instantiate("tmpl", "tmpl<double>", "/src/t_double.cpp");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/t_float.cpp"}));
+  EXPECT_EQ(Closure.Files.at("/src/t_float.cpp").Instantiates, Names{"tmpl"});
+  EXPECT_TRUE(Closure.UnprovidedTemplates.empty());
+}
+
+TEST(SymbolClosureTest, UnprovidedSpecializationLandsInUnprovidedTemplates) {
+  ProgramBuilder P;
+  SymbolFact &Entry = P.define("entry", "/src/a.cpp", {"tmpl"});
+  Entry.Specializations = {{"tmpl<half>", "tmpl"}};
+  P.declare("tmpl", "/src/t.h");
+  P.instantiate("tmpl", "tmpl<float>", "/src/t_float.cpp");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(Closure.UnprovidedTemplates, Names{"tmpl"});
+  EXPECT_EQ(filesOf(Closure), Names{"/src/a.cpp"});
+}
+
+} // namespace

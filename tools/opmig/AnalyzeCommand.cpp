@@ -92,8 +92,10 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
   analyze::AnalyzeOptions &O = Args->Options;
   Sub->add_option("--source", O.SourceRoot, "root of the upstream source tree")->required();
   Sub->add_option("--entry", O.Entries,
-                  "entry point: qualified or unqualified C++ function, or registered op name")
-      ->required();
+                  "entry point: qualified or unqualified C++ function, or registered op name; "
+                  "repeat for several")
+      ->required()
+      ->allow_extra_args(false); // One value each, so `--entry f -- -DX` keeps `--`.
   Sub->add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json");
   Sub->add_option("--format", Args->Format, "output format")
       ->check(CLI::IsMember({"text", "json", "dot"}));
@@ -110,7 +112,8 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
   Sub->add_option("--cuda-path", O.CudaPath,
                   "CUDA toolkit root (default: $CUDA_HOME, else /usr/local/cuda)");
   Sub->add_option("--torch-include", O.TorchIncludeDirs,
-                  "torch include directory (default: found from an installed torch)");
+                  "torch include directory (default: found from an installed torch)")
+      ->allow_extra_args(false);
   Sub->add_option("--gpu-arch", O.GpuArch,
                   "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
   Sub->add_flag("-v,--verbose", Args->Verbose, "text output lists symbols, flags and timings");

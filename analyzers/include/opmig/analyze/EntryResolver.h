@@ -17,6 +17,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,9 @@ namespace opmig::analyze {
 struct EntryMatch {
   ResolvedEntry Entry;
   std::vector<std::string> Usrs;
-  std::string RegistrationFile; ///< Absolute; set when resolved through an op.
+  /// Files registering the entry as an op (TORCH_LIBRARY def/impl, pybind
+  /// m.def), however the entry was named; absolute.
+  std::set<std::string> RegistrationFiles;
 };
 
 /// The last `::` component of an entry name: what the token index looks up.

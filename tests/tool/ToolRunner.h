@@ -1,0 +1,39 @@
+//===- ToolRunner.h - Run the opmig binary from tests -----------*- C++ -*-===//
+
+#ifndef OPMIG_TESTS_TOOLRUNNER_H
+#define OPMIG_TESTS_TOOLRUNNER_H
+
+#include "nlohmann/json.hpp"
+
+#include <string>
+#include <vector>
+
+namespace opmig::test {
+
+struct ToolResult {
+  int ExitCode = -1;
+  std::string Stdout, Stderr;
+
+  /// Stdout parsed as JSON; a test failure (and null) when it is not JSON.
+  nlohmann::json json() const;
+};
+
+/// Runs `opmig Args...` in the repository root with OPMIG_NO_TORCH=1 (no
+/// torch probe) and a cache directory private to the test process.
+ToolResult runOpmig(const std::vector<std::string> &Args);
+
+/// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.
+std::vector<std::string> stubArgs();
+
+/// A fresh temporary directory, removed at exit.
+std::string makeTempDir();
+
+/// Path of a fixture tree, relative to the repository root.
+std::string fixture(const std::string &Name);
+
+void writeFile(const std::string &Path, const std::string &Content);
+std::string readFile(const std::string &Path);
+
+} // namespace opmig::test
+
+#endif
