@@ -3,6 +3,7 @@
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUParser.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -12,7 +13,7 @@
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
-#include <mutex>
+#include <map>
 #include <set>
 
 namespace opmig::analyze {
@@ -98,9 +99,14 @@ private:
   std::vector<CompileJob> jobsFor(const std::string &Scratch,
                                   const std::vector<std::string> &Files) const;
   /// Compiles and links the given files in `Scratch`; fills `Report` when
-  /// non-null.
+  /// non-null. With `Reuse`, TUs outside `Rebuild` are not compiled again:
+  /// their objects come from the earlier build in `Reuse`.
   bool build(const std::string &Scratch, const std::vector<std::string> &Files,
-             VerifyReport *Report) const;
+             VerifyReport *Report, const std::string &Reuse = "",
+             const std::set<std::string> &Rebuild = {}) const;
+  /// TUs among `Files` whose compile reads `Header` (through includes).
+  std::set<std::string> tusIncluding(const std::string &Header,
+                                     const std::vector<std::string> &Files) const;
   std::vector<std::string> linkProblems(const std::string &Library) const;
 
   AnalysisResult &Result;
@@ -166,8 +172,20 @@ std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
 }
 
 bool Verifier::build(const std::string &Scratch, const std::vector<std::string> &Files,
-                     VerifyReport *Report) const {
+                     VerifyReport *Report, const std::string &Reuse,
+                     const std::set<std::string> &Rebuild) const {
   std::vector<CompileJob> Jobs = jobsFor(Scratch, Files);
+  std::vector<std::string> LinkArgs = {OPMIG_CLANG_EXECUTABLE, "-shared", "-o",
+                                       Scratch + "/libclosure.so"};
+  if (!Reuse.empty()) {
+    llvm::erase_if(Jobs, [&](const CompileJob &Job) {
+      if (Rebuild.count(Job.RelativePath))
+        return false;
+      if (Job.Side == ParseSide::Host)
+        LinkArgs.push_back(Reuse + "/" + Job.RelativePath + ".host.o");
+      return true;
+    });
+  }
   std::vector<RunResult> Results(Jobs.size());
   {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
@@ -177,8 +195,6 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
       });
   }
   bool Compiles = true;
-  std::vector<std::string> LinkArgs = {OPMIG_CLANG_EXECUTABLE, "-shared", "-o",
-                                       Scratch + "/libclosure.so"};
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (!Results[I].Ok) {
       Compiles = false;
@@ -205,6 +221,28 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
       Report->UndefinedSymbols.push_back("link failed: " + Linked.FirstError);
   }
   return Links;
+}
+
+std::set<std::string> Verifier::tusIncluding(const std::string &Header,
+                                             const std::vector<std::string> &Files) const {
+  std::map<std::string, std::vector<std::string>> Includers;
+  for (const ClosureFile &File : Result.Files)
+    for (const std::string &By : File.IncludedBy)
+      Includers[File.Path].push_back(By);
+  std::set<std::string> Reached;
+  std::vector<std::string> Stack = {Header};
+  while (!Stack.empty()) {
+    std::string Current = Stack.back();
+    Stack.pop_back();
+    for (const std::string &By : Includers[Current])
+      if (Reached.insert(By).second)
+        Stack.push_back(By);
+  }
+  std::set<std::string> TUs;
+  for (const std::string &File : Files)
+    if (Reached.count(File) && Result.TUFlags.count(File))
+      TUs.insert(File);
+  return TUs;
 }
 
 /// Tree symbols the linked closure leaves undefined (what the closure
@@ -259,7 +297,8 @@ llvm::Error Verifier::run() {
       auto Trial = makeScratch(Fewer);
       if (!Trial)
         return Trial.takeError();
-      if (build(*Trial, Fewer, nullptr))
+      // Only the TUs that read the dropped file compile again.
+      if (build(*Trial, Fewer, nullptr, *Scratch, tusIncluding(Dropped, Fewer)))
         Report.UnneededFiles.push_back(Dropped);
       fs::remove_directories(*Trial);
     }

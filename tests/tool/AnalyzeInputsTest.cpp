@@ -1,1 +1,282 @@
-// placeholder: being written
+//===- AnalyzeInputsTest.cpp - Flags, bad inputs and exit codes -----------===//
+//
+// One test per documented behaviour of the `opmig` driver: each exit code,
+// each bad input (with a message naming it), output files, the cache, the
+// compile database, partial results and --verify-minimal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolRunner.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+namespace opmig::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> analyzeArgs(const std::string &Source, const std::string &Entry,
+                                     std::vector<std::string> More = {}) {
+  std::vector<std::string> Args = {"analyze", "--source", Source, "--entry", Entry};
+  Args.insert(Args.end(), More.begin(), More.end());
+  auto Stubs = stubArgs();
+  Args.insert(Args.end(), Stubs.begin(), Stubs.end());
+  return Args;
+}
+
+std::vector<std::string> filePaths(const nlohmann::json &Doc) {
+  std::vector<std::string> Paths;
+  for (const auto &File : Doc["files"])
+    Paths.push_back(File["path"]);
+  return Paths;
+}
+
+/// A copy of a fixture tree that a test may change.
+std::string copyOfFixture(const std::string &Name) {
+  std::string Copy = makeTempDir() + "/tree";
+  fs::copy(std::string(OPMIG_SOURCE_DIR) + "/" + fixture(Name), Copy, fs::copy_options::recursive);
+  return Copy;
+}
+
+TEST(AnalyzeInputs, VersionExitsZero) {
+  ToolResult Result = runOpmig({"--version"});
+  EXPECT_EQ(Result.ExitCode, 0);
+  EXPECT_NE(Result.Stdout.find("opmig 0."), std::string::npos) << Result.Stdout;
+}
+
+TEST(AnalyzeInputs, UnknownFlagIsBadUsage) {
+  ToolResult Result = runOpmig({"analyze", "--source", "x", "--entry", "y", "--bogus"});
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("--bogus"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, MissingRequiredFlagIsBadUsage) {
+  ToolResult Result = runOpmig({"analyze", "--source", "samples/upstream"});
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("--entry"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, PlannedCommandSaysItIsNotInThisRelease) {
+  for (const char *Command : {"migrate", "validate", "audit", "review", "gate"}) {
+    ToolResult Result = runOpmig({Command});
+    EXPECT_EQ(Result.ExitCode, 2) << Command;
+    EXPECT_NE(Result.Stderr.find("not in this release"), std::string::npos) << Result.Stderr;
+  }
+}
+
+TEST(AnalyzeInputs, MissingSourceNamesIt) {
+  ToolResult Result = runOpmig(analyzeArgs("no/such/tree", "f"));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("no/such/tree"), std::string::npos) << Result.Stderr;
+  EXPECT_TRUE(Result.Stdout.empty());
+}
+
+TEST(AnalyzeInputs, SourceThatIsAFileIsBadInput) {
+  ToolResult Result = runOpmig(analyzeArgs("README.md", "f"));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("not a readable directory"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, TreeWithoutTranslationUnitsIsBadInput) {
+  std::string Empty = makeTempDir();
+  writeFile(Empty + "/only.h", "int x;\n");
+  ToolResult Result = runOpmig(analyzeArgs(Empty, "f"));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("no translation unit"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, UnknownEntrySuggestsNearestNames) {
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/multi_op"), "scale_opp"));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("nearest names: scale_op"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, AmbiguousEntryListsCandidatesWithLocations) {
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/ambiguous"), "launch"));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("ambiguous"), std::string::npos) << Result.Stderr;
+  EXPECT_NE(Result.Stderr.find("ns_a::launch (csrc/a.cu:"), std::string::npos) << Result.Stderr;
+  EXPECT_NE(Result.Stderr.find("ns_b::launch (csrc/b.cu:"), std::string::npos) << Result.Stderr;
+  EXPECT_EQ(Result.Stderr.find("launch_extra"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, OpRegisteredThroughTorchFnResolves) {
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/multi_op"), "fused_add_rms_norm", {"--format", "json"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  EXPECT_EQ(Result.json()["entries"][0]["function"], "fused_add_rms_norm_op");
+}
+
+TEST(AnalyzeInputs, MalformedCompileDatabaseNamesTheFile) {
+  std::string Tree = fixture("upstream/bad_inputs/bad_compile_db");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "negate", {"-p", Tree}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("compile_commands.json"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, EmptyCompileDatabaseIsBadInput) {
+  std::string Tree = fixture("upstream/bad_inputs/empty_compile_db");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "negate", {"-p", Tree}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("compile_commands.json"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, MissingBuildDirectoryIsBadInput) {
+  ToolResult Result =
+      runOpmig(analyzeArgs(fixture("upstream/bad_inputs/empty_compile_db"), "negate",
+                           {"-p", "no/such/build"}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("no/such/build"), std::string::npos) << Result.Stderr;
+}
+
+/// `WITH_FAST`, defined only by the database, selects the helper header.
+TEST(AnalyzeInputs, CompileDatabaseDecidesTheClosure) {
+  std::string Root = fs::absolute(std::string(OPMIG_SOURCE_DIR) + "/" +
+                                  fixture("upstream/with_compile_db"))
+                         .string();
+  std::string Build = makeTempDir();
+  std::string Template = readFile(Root + "/compile_commands.json.in");
+  for (size_t At; (At = Template.find("@ROOT@")) != std::string::npos;)
+    Template.replace(At, 6, Root);
+  for (size_t At; (At = Template.find(Root + "/build")) != std::string::npos;)
+    Template.replace(At, Root.size() + 6, Build);
+  writeFile(Build + "/compile_commands.json", Template);
+
+  ToolResult WithDb = runOpmig(
+      analyzeArgs(fixture("upstream/with_compile_db"), "axpy_entry", {"-p", Build, "--format", "json"}));
+  ToolResult Inferred = runOpmig(
+      analyzeArgs(fixture("upstream/with_compile_db"), "axpy_entry", {"--format", "json"}));
+  ASSERT_EQ(WithDb.ExitCode, 0) << WithDb.Stderr;
+  ASSERT_EQ(Inferred.ExitCode, 0) << Inferred.Stderr;
+  EXPECT_EQ(filePaths(WithDb.json()), (std::vector<std::string>{"csrc/fast_path.cuh", "csrc/k.cu"}));
+  EXPECT_EQ(filePaths(Inferred.json()),
+            (std::vector<std::string>{"csrc/k.cu", "csrc/slow_path.cuh"}));
+}
+
+TEST(AnalyzeInputs, SymlinkLoopIsReportedNotFollowed) {
+  std::string Tree = copyOfFixture("upstream/bad_inputs/include_cycle");
+  fs::create_directory_symlink("..", Tree + "/csrc/loop");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "cycle_entry", {"--format", "json"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/a.h", "csrc/b.h", "csrc/cycle.cu"}));
+  bool Reported = false;
+  for (const auto &Diag : Doc["diagnostics"])
+    Reported |= Diag["file"] == "csrc/loop" &&
+                Diag["message"].get<std::string>().find("symbolic link") != std::string::npos;
+  EXPECT_TRUE(Reported) << Doc["diagnostics"].dump();
+}
+
+TEST(AnalyzeInputs, OutputFileIsWrittenWholeAndStdoutStaysEmpty) {
+  std::string Out = makeTempDir() + "/analysis.json";
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry",
+                  {"--format", "json", "-o", Out}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  EXPECT_TRUE(Result.Stdout.empty());
+  EXPECT_EQ(nlohmann::json::parse(readFile(Out))["schema"], "opmig.analyze/1");
+}
+
+TEST(AnalyzeInputs, UnwritableOutputIsBadInputAndWritesNothing) {
+  std::string Dir = makeTempDir();
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
+                                           "cycle_entry", {"-o", Dir + "/missing/x.json"}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("cannot write output file"), std::string::npos) << Result.Stderr;
+  EXPECT_FALSE(fs::exists(Dir + "/missing"));
+}
+
+TEST(AnalyzeInputs, DotFormatIsAGraphOfIncludeEdges) {
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry", {"--format", "dot"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  EXPECT_EQ(Result.Stdout.rfind("digraph closure {", 0), 0u) << Result.Stdout;
+  EXPECT_NE(Result.Stdout.find("\"csrc/cycle.cu\" -> \"csrc/a.h\""), std::string::npos)
+      << Result.Stdout;
+}
+
+TEST(AnalyzeInputs, WarmRunIsAnsweredFromTheCacheAndEditsInvalidateIt) {
+  std::string Tree = copyOfFixture("upstream/multi_op");
+  std::string Cache = makeTempDir();
+  auto Run = [&] {
+    ToolResult Result = runOpmig(
+        analyzeArgs(Tree, "softcap", {"--format", "json", "--cache-dir", Cache}));
+    EXPECT_EQ(Result.ExitCode, 0) << Result.Stderr;
+    return Result.json();
+  };
+  nlohmann::json Cold = Run();
+  nlohmann::json Warm = Run();
+  EXPECT_GT(Cold["stats"]["parses_run"].get<int>(), 0);
+  EXPECT_EQ(Warm["stats"]["parses_run"], 0);
+  EXPECT_EQ(Warm["stats"]["parses_cached"], Cold["stats"]["parses_run"]);
+  EXPECT_EQ(Warm["files"], Cold["files"]);
+
+  // A header every parse of softcap.cu read: both sides parse again.
+  writeFile(Tree + "/csrc/common/exp.cuh", readFile(Tree + "/csrc/common/exp.cuh") + "\n// edit\n");
+  nlohmann::json Edited = Run();
+  EXPECT_GE(Edited["stats"]["parses_run"].get<int>(), 2);
+  EXPECT_EQ(Edited["files"], Cold["files"]);
+}
+
+TEST(AnalyzeInputs, NoCacheParsesEverythingAgain) {
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
+                                           "cycle_entry", {"--format", "json", "--no-cache"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  EXPECT_EQ(Result.json()["stats"]["parses_cached"], 0);
+}
+
+TEST(AnalyzeInputs, PartialResultNamesWhereClangGaveUp) {
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/partial_parse"), "bucketize_op", {"--format", "json"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_TRUE(Doc["partial"]);
+  ASSERT_FALSE(Doc["partial_reasons"].empty());
+  EXPECT_NE(Doc["partial_reasons"][0].get<std::string>().find("csrc/bucketize.cu:12"),
+            std::string::npos);
+  EXPECT_NE(Result.Stderr.find("partial result"), std::string::npos);
+}
+
+TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/multi_op"), "fused_fwd",
+                                           {"--format", "json", "--verify"}));
+  EXPECT_EQ(Result.ExitCode, 1) << Result.Stderr;
+  nlohmann::json Verify = Result.json()["verify"];
+  EXPECT_TRUE(Verify["compiles"]);
+  EXPECT_FALSE(Verify["links"]);
+  EXPECT_EQ(Verify["undefined_symbols"], nlohmann::json({"multiop::fused::launch_fused_bwd"}));
+}
+
+TEST(AnalyzeInputs, VerifyMinimalFindsNothingToDropInTheSampleClosure) {
+  ToolResult Result = runOpmig(analyzeArgs("samples/upstream", "merge_attn_states",
+                                           {"--format", "json", "--verify-minimal"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Verify = Result.json()["verify"];
+  EXPECT_TRUE(Verify["passed"]);
+  EXPECT_EQ(Verify["unneeded_files"], nlohmann::json::array());
+}
+
+/// A class brings all its members, so the TU defining a member nobody calls
+/// joins the closure; --verify-minimal shows it could be dropped.
+TEST(AnalyzeInputs, VerifyMinimalNamesAFileTheClosureCouldDrop) {
+  std::string Tree = copyOfFixture("upstream/bad_inputs/include_cycle");
+  writeFile(Tree + "/csrc/widget.h",
+            "#pragma once\nnamespace cycle { struct Widget { int v; void reset(); }; }\n");
+  writeFile(Tree + "/csrc/widget_reset.cu",
+            "#include \"widget.h\"\nvoid cycle::Widget::reset() { v = 0; }\n");
+  writeFile(Tree + "/csrc/widget_entry.cu",
+            "#include \"widget.h\"\nnamespace cycle {\nint widget_entry() { Widget W{1}; "
+            "return W.v; }\n}\n");
+  ToolResult Result =
+      runOpmig(analyzeArgs(Tree, "widget_entry", {"--format", "json", "--verify-minimal"}));
+  EXPECT_EQ(Result.ExitCode, 1) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/widget.h", "csrc/widget_entry.cu",
+                                                      "csrc/widget_reset.cu"}));
+  EXPECT_EQ(Doc["verify"]["unneeded_files"], nlohmann::json({"csrc/widget_reset.cu"}));
+}
+
+} // namespace
+} // namespace opmig::test
