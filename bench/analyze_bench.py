@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -709,6 +710,31 @@ def generate_tree(root, n_tus, seed=20240611):
 # Running things
 # --------------------------------------------------------------------------------------------
 
+_CHILD_CPU = [0.0]
+_CHILD_CPU_LOCK = threading.Lock()
+
+
+def busy_cpu_seconds():
+    """CPU seconds the whole machine has been busy (Linux /proc/stat), or None."""
+    try:
+        with open("/proc/stat") as fh:
+            fields = fh.readline().split()
+    except OSError:
+        return None
+    if not fields or fields[0] != "cpu":
+        return None
+    user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in fields[1:8])
+    steal = int(fields[8]) if len(fields) > 8 else 0
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
+def own_cpu_seconds():
+    """CPU seconds of this script and of every process it ran."""
+    t = os.times()
+    with _CHILD_CPU_LOCK:
+        return t.user + t.system + _CHILD_CPU[0]
+
+
 class Run:
     def __init__(self, rc, out, err, wall, rss_kib, cpu):
         self.rc, self.out, self.err = rc, out, err
@@ -724,6 +750,8 @@ def run_measured(argv, env=None, cwd=None):
         _, status, usage = os.wait4(proc.pid, 0)
         wall = time.perf_counter() - start
         proc.returncode = os.waitstatus_to_exitcode(status)
+        with _CHILD_CPU_LOCK:
+            _CHILD_CPU[0] += usage.ru_utime + usage.ru_stime
         out.seek(0)
         err.seek(0)
         return Run(proc.returncode, out.read().decode("utf-8", "replace"),
@@ -797,8 +825,14 @@ class Bench:
                 "cpu": sum(r.cpu for r in runs), "max_rss_kib": max(r.rss_kib for r in runs),
                 "failed": len(failed), "first_error": failed[0].err[-2000:] if failed else ""}
 
+    def binary_stamp(self):
+        st = os.stat(self.args.opmig)
+        return (st.st_size, st.st_mtime_ns)
+
     def measure(self, case, scratch):
         args = self.args
+        stamp = self.binary_stamp()
+        busy_start, own_start, wall_start = busy_cpu_seconds(), own_cpu_seconds(), time.perf_counter()
         colds, warms, bases, index_s, read_s, cpu_cold = [], [], [], [], [], []
         stages_cold = []
         inferred = None
@@ -832,6 +866,12 @@ class Bench:
 
         st = result_cold["stats"]
         med = statistics.median
+        binary_changed = self.binary_stamp() != stamp
+        busy_end = busy_cpu_seconds()
+        other_cpu = None
+        if busy_start is not None and busy_end is not None:
+            other_cpu = max(0.0, (busy_end - busy_start) - (own_cpu_seconds() - own_start))
+        case_wall = time.perf_counter() - wall_start
         base_wall = med(b["wall"] for b in bases)
         cold_wall = med(colds)
         warm_wall = med(warms)
@@ -874,6 +914,10 @@ class Bench:
             "read_s": med(read_s),
             "read_tus_per_s": st["tus_in_tree"] / max(med(read_s), 1e-9),
             "inferred_flags": [_redact(f, case) for f in inferred],
+            "case_wall_s": case_wall,
+            "other_cpu_s": other_cpu,
+            "cpus": os.cpu_count(),
+            "opmig_binary_changed": binary_changed,
         }
         if bases[0]["failed"]:
             fig["clang_first_error"] = bases[0]["first_error"]
@@ -922,6 +966,12 @@ def print_case(f, jobs):
     print(f"  4. index stage             {f['index_s']:8.4f} s -> {f['index_tus_per_s']:,.0f}"
           f" TUs/s;  read stage {f['read_s']:.4f} s -> {f['read_tus_per_s']:,.0f} TUs/s")
     notes = []
+    if f["opmig_binary_changed"]:
+        notes.append("the opmig binary was rebuilt during this case: its figures are not valid"
+                     " (the warm run misses the cache, since cache keys include the binary)")
+    if f["other_cpu_s"] is not None and f["other_cpu_s"] > 0.05 * f["case_wall_s"] * f["cpus"]:
+        notes.append(f"other processes used {f['other_cpu_s']:.1f} CPU s while this case ran"
+                     f" ({f['case_wall_s']:.0f} s x {f['cpus']} CPUs): the timings may be skewed")
     if f["partial"] or f["diagnostics"]:
         notes.append(f"result partial={f['partial']}, {f['diagnostics']} diagnostics")
     if not f["warm_same_result"]:

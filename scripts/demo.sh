@@ -9,6 +9,9 @@ source scripts/common.sh
 
 SAMPLE=samples/upstream
 ENTRY=merge_attn_states
+# The sample includes torch headers. The scripts do not install torch, so the
+# demo parses against the small hand-written stand-ins the tests use.
+TORCH_STUBS=(-- -isystem tests/fixtures/stubs/include)
 OPMIG="$BUILD_DIR/tools/opmig/opmig"
 DEMO_OUT="$BUILD_DIR/demo"
 
@@ -34,11 +37,11 @@ bash scripts/build.sh
 mkdir -p "$DEMO_OUT"
 
 step "analyze: closure of '$ENTRY' in $SAMPLE (text)" \
-  "$OPMIG" analyze --source "$SAMPLE" --entry "$ENTRY" --format text
+  "$OPMIG" analyze --source "$SAMPLE" --entry "$ENTRY" --format text "${TORCH_STUBS[@]}"
 
 step "analyze: the same as JSON, verified, written to $DEMO_OUT/analysis.json" \
   "$OPMIG" analyze --source "$SAMPLE" --entry "$ENTRY" --format json \
-  -o "$DEMO_OUT/analysis.json" --verify
+  -o "$DEMO_OUT/analysis.json" --verify "${TORCH_STUBS[@]}"
 
 planned migrate
 planned validate

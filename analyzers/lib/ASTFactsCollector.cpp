@@ -203,6 +203,15 @@ public:
     add(E->getConstructor());
     return true;
   }
+  /// A generic lambda's body is a template: what it calls for each type it
+  /// was used with (a dtype dispatch) lives in its call operator's
+  /// instantiations, which a traversal of the pattern never sees.
+  bool VisitLambdaExpr(LambdaExpr *E) override {
+    if (FunctionTemplateDecl *Call = E->getDependentCallOperator())
+      for (FunctionDecl *Instantiation : Call->specializations())
+        TraverseDecl(Instantiation);
+    return true;
+  }
   bool VisitOverloadExpr(OverloadExpr *E) override {
     for (const NamedDecl *Candidate : E->decls())
       add(Candidate->getUnderlyingDecl());

@@ -3,6 +3,7 @@
 #include "TreeLocations.h"
 #include "opmig/analyze/CompileFlags.h"
 #include "opmig/analyze/EntryResolver.h"
+#include "opmig/analyze/Errors.h"
 #include "opmig/analyze/ExternalClassifier.h"
 #include "opmig/analyze/FactsCache.h"
 #include "opmig/analyze/SourceTree.h"
@@ -59,11 +60,9 @@ public:
            std::optional<CompileDatabase> Database)
       : Options(Options), Tree(std::move(Tree)), Toolchain(std::move(Toolchain)),
         Database(std::move(Database)), Cache(Options.CacheDir, this->Tree) {
-    for (const std::string &Dir : this->Tree.SubmoduleDirs)
-      ExternalDirs.push_back(this->Tree.Root + "/" + Dir);
-    if (!this->Database)
-      Inferred = inferFlags(this->Tree.Root, this->Toolchain);
-    else
+    // TUs a compile database does not list fall back to inferred flags.
+    Inferred = inferFlags(this->Tree.Root, this->Toolchain);
+    if (this->Database)
       warnAboutMissingDirectories();
   }
 
@@ -107,7 +106,6 @@ private:
   ToolchainPaths Toolchain;
   std::optional<CompileDatabase> Database;
   TUFlags Inferred;
-  std::vector<std::string> ExternalDirs;
   std::optional<TokenIndex> Index;
   FactsCache Cache;
   TUFacts Program;                  ///< Everything parsed so far, merged.
@@ -132,7 +130,7 @@ ParseRequest Analysis::requestFor(const std::string &TU, ParseSide Side) const {
   ParseRequest Request;
   Request.MainFile = TU;
   Request.SourceRoot = Tree.Root;
-  Request.ExternalDirs = ExternalDirs;
+  Request.ExternalDirs = Tree.scope().ExcludedDirs;
   Request.Side = Side;
   // Clang crashes in header search when its working directory is missing;
   // the flags were made absolute when the database was loaded anyway.
@@ -233,7 +231,8 @@ llvm::Expected<AnalysisResult> Analysis::run() {
   if (Database)
     for (const auto &[File, Flags] : Database->ByFile)
       collectIncludeDirs(Flags.Args, IncludeDirs);
-  collectIncludeDirs(Inferred.Args, IncludeDirs);
+  if (!Database)
+    collectIncludeDirs(Inferred.Args, IncludeDirs);
   collectIncludeDirs(Options.ExtraArgs, IncludeDirs);
   Index.emplace(Tree, std::vector<std::string>(IncludeDirs.begin(), IncludeDirs.end()));
   stage("index", Start);
@@ -254,17 +253,17 @@ llvm::Expected<AnalysisResult> Analysis::run() {
   stage("resolve", Start);
 
   Start = Clock::now();
-  SymbolClosure Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+  SymbolClosure Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
   for (std::vector<std::string> Next = nextTUs(Closure); !Next.empty(); Next = nextTUs(Closure)) {
     parse(Next);
-    Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+    Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
   }
   // A registration TU that also defines a needed symbol is copied like any
   // other closure file.
   for (const auto &[File, Need] : Closure.Files)
     if (!Need.Defines.empty() || !Need.Instantiates.empty())
       RegistrationOnly.erase(File);
-  Closure = computeClosure(Program, Tree.Root, EntryUsrs, RegistrationOnly);
+  Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
   stage("closure", Start);
   return report(Closure, Entries, RegistrationOnly);
 }
@@ -294,6 +293,10 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   std::sort(R.Symbols.begin(), R.Symbols.end(), ByLocation);
   std::sort(R.Unresolved.begin(), R.Unresolved.end(), ByLocation);
   reportSiblings(R, Closure, RegistrationOnly);
+  // A needed function or variable defined nowhere in the tree cannot link
+  // from the copy either, unless a library outside the tree provides it.
+  if (llvm::any_of(R.Unresolved, [](const ClosureSymbol &S) { return isLinkable(S.Kind); }))
+    R.LinksAsCopied = false;
   reportExternals(R, Closure, RegistrationOnly);
   reportLeftBehind(R, Closure, RegistrationOnly);
 
@@ -305,6 +308,10 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   R.PartialReasons = PartialReasons;
   if (!Database)
     R.InferredFlags = Inferred.Args;
+  for (const std::string &TU : ParsedTUs)
+    if (Database && !Database->ByFile.count(TU))
+      R.Diagnostics.push_back({AnalysisDiagnostic::Level::Warning, {Tree.relative(TU), 0},
+                               "not in the compile database; parsed with inferred flags", ""});
   for (const ClosureFile &File : R.Files)
     if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
       ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);
@@ -390,15 +397,13 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
 
 void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
                                const std::set<std::string> &RegistrationOnly) const {
-  ExternalClassifier Classifier(Toolchain, ExternalDirs);
+  ExternalClassifier Classifier(Toolchain, Tree.scope().ExcludedDirs);
   std::map<std::pair<std::string, std::string>, ExternalInclude> ByHeader;
   std::set<std::tuple<std::string, std::string, std::string, unsigned>> Seen;
   for (const IncludeFact &Include : Program.Includes) {
     if (!Closure.Files.count(Include.Includer) || RegistrationOnly.count(Include.Includer))
       continue;
-    if (!Include.Resolved.empty() && Tree.contains(Include.Resolved) &&
-        llvm::none_of(ExternalDirs,
-                      [&](const std::string &Dir) { return isWithin(Include.Resolved, Dir); }))
+    if (!Include.Resolved.empty() && Tree.contains(Include.Resolved))
       continue;
     if (!Seen.insert({Include.Spelling, Include.Resolved, Include.Includer, Include.Line}).second)
       continue;
@@ -440,10 +445,26 @@ void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
       R.LeftBehind.push_back(Tree.relative(File.Path));
 }
 
+
+/// Toolchain options name directories that must exist: a typo would
+/// otherwise silently mean "no CUDA" or "no torch".
+llvm::Error checkToolchainOptions(const AnalyzeOptions &Options) {
+  if (!Options.CudaPath.empty() &&
+      !llvm::sys::fs::exists(Options.CudaPath + "/include/cuda_runtime.h"))
+    return inputError("--cuda-path '", Options.CudaPath,
+                      "' has no include/cuda_runtime.h; pass the CUDA toolkit root");
+  for (const std::string &Dir : Options.TorchIncludeDirs)
+    if (!llvm::sys::fs::is_directory(Dir))
+      return inputError("--torch-include '", Dir, "' is not a directory");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 llvm::Expected<AnalysisResult> analyzeClosure(const AnalyzeOptions &Options) {
   auto Start = Clock::now();
+  if (llvm::Error E = checkToolchainOptions(Options))
+    return E;
   auto Tree = readSourceTree(Options.SourceRoot);
   if (!Tree)
     return Tree.takeError();

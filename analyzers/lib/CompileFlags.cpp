@@ -23,6 +23,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -525,6 +526,12 @@ llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir)
     return Fail("no such file",
                 "configure the build with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON (or run it under "
                 "bear) to write one");
+  // LLVM's own reader prints parse errors to stderr; check the JSON first so
+  // the one error message is ours, with its line and column.
+  if (auto Buffer = llvm::MemoryBuffer::getFile(Path)) {
+    if (auto Parsed = llvm::json::parse((*Buffer)->getBuffer()); !Parsed)
+      return Fail(llvm::toString(Parsed.takeError()), "regenerate it, or fix the JSON");
+  }
   std::string Error;
   auto Database = clang::tooling::JSONCompilationDatabase::loadFromFile(
       Path, Error, clang::tooling::JSONCommandLineSyntax::AutoDetect);

@@ -69,25 +69,23 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
     if (Reg.OpName != Op || (!Ns.empty() && Reg.Namespace != Ns))
       continue;
     Match.RegistrationFiles.insert(Reg.File);
-    if (Reg.Function.empty()) {
-      Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
+    Match.Entry.RegisteredAt.push_back({Tree.relative(Reg.File), Reg.Line});
+    if (Reg.Function.empty())
       continue; // A schema-only def; the impl names the function.
-    }
     const SymbolFact &Fn = Program.Symbols.at(Reg.Function);
     if (!Match.Usrs.empty() && Match.Entry.Function != Fn.Name)
       return inputError("op '", Requested, "' is bound to two functions: ", Match.Entry.Function,
-                        " (", Match.Entry.Loc.File, ":", std::to_string(Match.Entry.Loc.Line),
-                        ") and ", Fn.Name, " (", where(Tree, Reg.File, Reg.Line),
+                        " and ", Fn.Name, " (", where(Tree, Reg.File, Reg.Line),
                         "); pass the C++ function name as --entry instead");
     Match.Entry.Function = Fn.Name;
     Match.Entry.Via = Reg.Via;
-    Match.Entry.Loc = {Tree.relative(Reg.File), Reg.Line};
+    Match.Entry.Loc = {Tree.relative(Fn.File), Fn.Line};
     if (Match.Usrs.empty())
       Match.Usrs.push_back(Reg.Function);
   }
-  if (Match.Usrs.empty() && !Match.Entry.Loc.File.empty())
-    return inputError("op '", Requested, "' is declared at ", Match.Entry.Loc.File, ":",
-                      std::to_string(Match.Entry.Loc.Line),
+  if (Match.Usrs.empty() && !Match.Entry.RegisteredAt.empty())
+    return inputError("op '", Requested, "' is declared at ", Match.Entry.RegisteredAt[0].File,
+                      ":", std::to_string(Match.Entry.RegisteredAt[0].Line),
                       " but no registration binds it to a named C++ function (a lambda?); "
                       "pass the C++ function it calls as --entry");
   return Match;
@@ -118,10 +116,12 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
     EntryMatch Match;
     Match.Usrs = Candidates.begin()->second;
     const SymbolFact &Sym = Program.Symbols.at(Match.Usrs.front());
-    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}};
+    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}, {}};
     for (const RegistrationFact &Reg : Program.Registrations)
-      if (llvm::is_contained(Match.Usrs, Reg.Function))
+      if (llvm::is_contained(Match.Usrs, Reg.Function)) {
         Match.RegistrationFiles.insert(Reg.File);
+        Match.Entry.RegisteredAt.push_back({Tree.relative(Reg.File), Reg.Line});
+      }
     return Match;
   }
   auto ViaOp = resolveThroughRegistration(Name, Program, Tree);

@@ -3,6 +3,7 @@
 #include "TreeLocations.h"
 #include "opmig/analyze/Errors.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ConvertUTF.h"
 #include "llvm/Support/FileSystem.h"
@@ -35,13 +36,21 @@ const SourceFile *SourceTree::find(const std::string &Path) const {
   return It != Files.end() && It->Path == Path ? &*It : nullptr;
 }
 
-bool SourceTree::contains(const std::string &Path) const {
-  return Path.size() > Root.size() && llvm::StringRef(Path).starts_with(Root) &&
-         path::is_separator(Path[Root.size()]);
+bool TreeScope::contains(llvm::StringRef Path) const {
+  if (Path.size() <= Root.size() || !isWithin(Path, Root))
+    return false;
+  return llvm::none_of(ExcludedDirs, [&](const std::string &Dir) { return isWithin(Path, Dir); });
+}
+
+TreeScope SourceTree::scope() const {
+  TreeScope Scope{Root, {}};
+  for (const std::string &Dir : SubmoduleDirs)
+    Scope.ExcludedDirs.push_back(Root + "/" + Dir);
+  return Scope;
 }
 
 std::string SourceTree::relative(const std::string &Path) const {
-  if (!contains(Path))
+  if (!isWithin(Path, Root) || Path.size() <= Root.size())
     return Path;
   return Path.substr(Root.size() + 1);
 }
@@ -80,8 +89,12 @@ private:
       return;
     }
     if (fs::is_directory(Status)) {
-      if (fs::exists(Path + "/.git"))
-        Tree.SubmoduleDirs.push_back(Tree.relative(Path));
+      // A submodule is an external dependency, not part of the tree.
+      std::string Relative = Tree.relative(Path);
+      if (fs::exists(Path + "/.git") || llvm::is_contained(Tree.SubmoduleDirs, Relative)) {
+        Tree.SubmoduleDirs.push_back(Relative);
+        return;
+      }
       walk(Path);
     } else if (fs::is_regular_file(Status) && isSourceFileName(Name)) {
       addFile(Real);
@@ -142,8 +155,8 @@ llvm::Expected<SourceTree> readSourceTree(const std::string &Root) {
                       "' is not a readable directory; pass the root of the upstream tree");
   SourceTree Tree;
   Tree.Root = realPathOf(Root);
-  TreeWalker(Tree).walk(Tree.Root);
   readGitmodules(Tree);
+  TreeWalker(Tree).walk(Tree.Root);
   std::sort(Tree.Files.begin(), Tree.Files.end(),
             [](const SourceFile &A, const SourceFile &B) { return A.Path < B.Path; });
   std::sort(Tree.SubmoduleDirs.begin(), Tree.SubmoduleDirs.end());

@@ -10,9 +10,9 @@ namespace {
 
 class ClosureBuilder {
 public:
-  ClosureBuilder(const TUFacts &Program, const std::string &Root,
+  ClosureBuilder(const TUFacts &Program, const TreeScope &Scope,
                  const std::set<std::string> &NoFollow)
-      : Program(Program), Root(Root), NoFollow(NoFollow) {
+      : Program(Program), Scope(Scope), NoFollow(NoFollow) {
     for (const auto &[Usr, Sym] : Program.Symbols)
       if (!Sym.Parent.empty())
         Members[Sym.Parent].push_back(Usr);
@@ -81,7 +81,7 @@ private:
       return;
     if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
       for (const std::string &Included : Includes->second)
-        if (isTreeFile(Included))
+        if (Scope.contains(Included))
           needFile(Included).IncludedBy.insert(File);
     if (auto Refs = Program.FileScopeRefs.find(File); Refs != Program.FileScopeRefs.end())
       SymbolQueue.insert(SymbolQueue.end(), Refs->second.begin(), Refs->second.end());
@@ -94,13 +94,8 @@ private:
     return It->second;
   }
 
-  bool isTreeFile(const std::string &File) const {
-    return File.size() > Root.size() && llvm::StringRef(File).starts_with(Root) &&
-           File[Root.size()] == '/';
-  }
-
   const TUFacts &Program;
-  const std::string &Root;
+  const TreeScope &Scope;
   const std::set<std::string> &NoFollow;
   std::map<std::string, std::vector<std::string>> Members;
   std::map<std::string, std::vector<const InstantiationFact *>> Providers;
@@ -112,10 +107,10 @@ private:
 
 } // namespace
 
-SymbolClosure computeClosure(const TUFacts &Program, const std::string &SourceRoot,
+SymbolClosure computeClosure(const TUFacts &Program, const TreeScope &Scope,
                              const std::vector<std::string> &Entries,
                              const std::set<std::string> &NoFollow) {
-  return ClosureBuilder(Program, SourceRoot, NoFollow).run(Entries);
+  return ClosureBuilder(Program, Scope, NoFollow).run(Entries);
 }
 
 } // namespace opmig::analyze

@@ -68,8 +68,8 @@ public:
   FactsAction(const ParseRequest &Request, TUFacts &Facts) : Request(Request), Facts(Facts) {}
 
   bool BeginSourceFileAction(CompilerInstance &CI) override {
-    Locs = std::make_unique<TreeLocations>(CI.getSourceManager(), Request.SourceRoot,
-                                           Request.ExternalDirs);
+    Locs = std::make_unique<TreeLocations>(CI.getSourceManager(),
+                                           TreeScope{Request.SourceRoot, Request.ExternalDirs});
     Preprocessor &PP = CI.getPreprocessor();
     // An absent optional header (a submodule not checked out) must not stop
     // the analysis: it is reported as a missing external instead.

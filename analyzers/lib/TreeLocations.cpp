@@ -39,11 +39,7 @@ bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
          (Path.size() == Dir.size() || llvm::sys::path::is_separator(Path[Dir.size()]));
 }
 
-bool TreeLocations::isTreePath(const std::string &Path) const {
-  if (Path.size() <= Root.size() || !isWithin(Path, Root))
-    return false;
-  return llvm::none_of(ExternalDirs, [&](const std::string &Dir) { return isWithin(Path, Dir); });
-}
+
 
 unsigned TreeLocations::lineOf(clang::SourceLocation Loc) const {
   return SM.getExpansionLineNumber(Loc);

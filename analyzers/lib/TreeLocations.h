@@ -10,6 +10,8 @@
 #ifndef OPMIG_ANALYZE_LIB_TREELOCATIONS_H
 #define OPMIG_ANALYZE_LIB_TREELOCATIONS_H
 
+#include "opmig/analyze/SourceTree.h"
+
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
 
@@ -20,15 +22,14 @@ namespace opmig::analyze {
 
 class TreeLocations {
 public:
-  TreeLocations(const clang::SourceManager &SM, std::string Root,
-                std::vector<std::string> ExternalDirs)
-      : SM(SM), Root(std::move(Root)), ExternalDirs(std::move(ExternalDirs)) {}
+  TreeLocations(const clang::SourceManager &SM, TreeScope Scope)
+      : SM(SM), Scope(std::move(Scope)) {}
 
   /// Absolute path of the file holding `Loc` (its expansion), or empty.
   const std::string &fileOf(clang::SourceLocation Loc);
   const std::string &fileOf(clang::FileID FID);
   bool inTree(clang::SourceLocation Loc) { return isTreePath(fileOf(Loc)); }
-  bool isTreePath(const std::string &Path) const;
+  bool isTreePath(const std::string &Path) const { return Scope.contains(Path); }
   unsigned lineOf(clang::SourceLocation Loc) const;
   unsigned offsetOf(clang::SourceLocation Loc) const;
 
@@ -36,8 +37,7 @@ public:
 
 private:
   const clang::SourceManager &SM;
-  std::string Root;
-  std::vector<std::string> ExternalDirs;
+  TreeScope Scope;
   llvm::DenseMap<clang::FileID, std::string> Paths;
 };
 

@@ -154,8 +154,13 @@ TEST_F(EntryResolverTest, TorchOpNameResolvesToBoundFunction) {
     EXPECT_EQ(Match->Entry.Requested, Requested);
     EXPECT_EQ(Match->Entry.Function, "multi_op::scale_op");
     EXPECT_EQ(Match->Entry.Via, "torch-op");
-    EXPECT_EQ(Match->Entry.Loc.File, "reg.cpp");
-    EXPECT_EQ(Match->Entry.Loc.Line, 9u);
+    // The entry is located at its definition; the registrations say where
+    // it is bound, the schema-only def included.
+    EXPECT_EQ(Match->Entry.Loc.File, "scale/scale_op.cu");
+    EXPECT_EQ(Match->Entry.Loc.Line, 20u);
+    ASSERT_EQ(Match->Entry.RegisteredAt.size(), 2u);
+    EXPECT_EQ(Match->Entry.RegisteredAt[0].Line, 4u);
+    EXPECT_EQ(Match->Entry.RegisteredAt[1].Line, 9u);
     EXPECT_EQ(Match->RegistrationFiles, std::set<std::string>{"/src/reg.cpp"});
   }
 }
@@ -176,7 +181,9 @@ TEST_F(EntryResolverTest, PybindOpNameResolvesToBoundFunction) {
   EXPECT_EQ(Match->Usrs, Strings{"c:@F@gelu_forward"});
   EXPECT_EQ(Match->Entry.Function, "gelu_forward");
   EXPECT_EQ(Match->Entry.Via, "pybind");
-  EXPECT_EQ(Match->Entry.Loc.Line, 8u);
+  EXPECT_EQ(Match->Entry.Loc.Line, 5u);
+  ASSERT_EQ(Match->Entry.RegisteredAt.size(), 1u);
+  EXPECT_EQ(Match->Entry.RegisteredAt[0].Line, 8u);
 }
 
 TEST_F(EntryResolverTest, DefOnlyOpWithoutBoundFunctionIsInputError) {
@@ -192,7 +199,7 @@ TEST_F(EntryResolverTest, OpBoundToTwoFunctionsIsInputError) {
   registration("torch-op", "ops", "scale", "c:@F@cpu::scale", 5);
   registration("torch-op", "ops", "scale", "c:@F@gpu::scale_op", 6);
   EXPECT_EQ(errorFor("ops::scale"),
-            "op 'ops::scale' is bound to two functions: cpu::scale (reg.cpp:5) and gpu::scale_op "
+            "op 'ops::scale' is bound to two functions: cpu::scale and gpu::scale_op "
             "(reg.cpp:6); pass the C++ function name as --entry instead");
 }
 

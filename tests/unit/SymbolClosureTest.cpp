@@ -51,7 +51,7 @@ public:
 
   SymbolClosure closure(const std::vector<std::string> &Entries,
                         const std::set<std::string> &NoFollow = {}) const {
-    return computeClosure(Program, Root, Entries, NoFollow);
+    return computeClosure(Program, TreeScope{Root, {}}, Entries, NoFollow);
   }
 
   TUFacts Program;

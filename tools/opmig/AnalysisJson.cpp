@@ -46,12 +46,17 @@ const char *severity(AnalysisDiagnostic::Level Level) {
 json renderJson(const AnalysisResult &R, const std::string &Source) {
   json Doc = {{"schema", AnalyzeSchemaVersion}, {"source", Source}};
   json &Entries = Doc["entries"] = json::array();
-  for (const ResolvedEntry &E : R.Entries)
+  for (const ResolvedEntry &E : R.Entries) {
+    json RegisteredAt = json::array();
+    for (const Location &Loc : E.RegisteredAt)
+      RegisteredAt.push_back(location(Loc));
     Entries.push_back({{"requested", E.Requested},
                        {"function", E.Function},
                        {"via", E.Via},
                        {"file", E.Loc.File},
-                       {"line", E.Loc.Line}});
+                       {"line", E.Loc.Line},
+                       {"registered_at", RegisteredAt}});
+  }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;
   json &Files = Doc["files"] = json::array();

@@ -12,8 +12,9 @@
 namespace opmig {
 
 /// The `opmig.analyze/1` document (docs/analyze-json-schema.md). `Source` is
-/// `--source` as the user spelled it, so output does not depend on the
-/// machine's absolute paths.
+/// `--source` as the user spelled it and tree files are relative to it; only
+/// paths outside the tree (resolved external headers, the scratch copy) are
+/// absolute.
 nlohmann::json renderJson(const analyze::AnalysisResult &R, const std::string &Source);
 
 /// A summary for people; `Verbose` adds symbols, flags and timings.

@@ -12,8 +12,12 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   for (const ResolvedEntry &E : R.Entries)
+  {
     OS << "entry " << E.Requested << " -> " << E.Function << " (" << E.Loc.File << ":"
        << E.Loc.Line << ", via " << E.Via << ")\n";
+    for (const Location &Reg : E.RegisteredAt)
+      OS << "  registered at " << Reg.File << ":" << Reg.Line << "\n";
+  }
   OS << "\nneeded files (" << R.Files.size() << "):\n";
   for (const ClosureFile &F : R.Files) {
     OS << "  " << llvm::left_justify(toString(F.Role), 12) << " " << F.Path;
@@ -61,6 +65,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
       OS << "  undefined: " << Symbol << "\n";
     for (const std::string &File : R.Verify.UnneededFiles)
       OS << "  not needed: " << File << "\n";
+    if (!R.Verify.ScratchDir.empty())
+      OS << "  scratch copy kept in " << R.Verify.ScratchDir << "\n";
   }
   if (R.isPartial()) {
     OS << "\nPARTIAL result:\n";

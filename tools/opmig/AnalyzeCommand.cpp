@@ -25,7 +25,6 @@ struct AnalyzeArgs {
   std::string Output = "-";
   bool Verify = false, VerifyMinimal = false, KeepScratch = false;
   bool NoCache = false, Verbose = false, Quiet = false;
-  std::vector<std::string> Extra;
 };
 
 /// Shows `[done/total] file` on a terminal once a run takes longer than a
@@ -43,14 +42,14 @@ std::function<void(const analyze::Progress &)> progressPrinter(bool Quiet) {
   };
 }
 
-int runAnalyze(AnalyzeArgs &Args) {
+int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
   analyze::AnalyzeOptions &Options = Args.Options;
   // Relative include paths after `--` are meant from here, not from the
   // directory each TU is compiled in.
   llvm::SmallString<256> Cwd;
   llvm::sys::fs::current_path(Cwd);
   std::vector<std::string> Argv = {"clang++"};
-  Argv.insert(Argv.end(), Args.Extra.begin(), Args.Extra.end());
+  Argv.insert(Argv.end(), Extra.begin(), Extra.end());
   Options.ExtraArgs = analyze::normalizeCompileCommand(Argv, std::string(Cwd)).Args;
   if (!Args.NoCache && Options.CacheDir.empty())
     Options.CacheDir = analyze::defaultCacheDir();
@@ -118,8 +117,7 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
                   "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
   Sub->add_flag("-v,--verbose", Args->Verbose, "text output lists symbols, flags and timings");
   Sub->add_flag("-q,--quiet", Args->Quiet, "no progress or warnings on stderr");
-  Sub->add_option("extra", Args->Extra, "extra Clang arguments, after `--`");
-  return [Args] { return runAnalyze(*Args); };
+  return [Args](const std::vector<std::string> &Extra) { return runAnalyze(*Args, Extra); };
 }
 
 } // namespace opmig

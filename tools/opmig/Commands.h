@@ -1,7 +1,8 @@
 //===- Commands.h - The opmig subcommands -----------------------*- C++ -*-===//
 //
 // Each subcommand registers its options on the CLI11 app and returns a
-// function that runs it after parsing and yields the process exit code.
+// function that runs it after parsing and yields the process exit code. The
+// runner gets the arguments after `--`, which main() keeps from CLI11.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,10 +12,12 @@
 #include "CLI/CLI.hpp"
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace opmig {
 
-using CommandRunner = std::function<int()>;
+using CommandRunner = std::function<int(const std::vector<std::string> &PassThrough)>;
 
 CommandRunner registerAnalyzeCommand(CLI::App &App);
 /// migrate, validate, audit, review, gate: declared so that `--help` lists

@@ -16,6 +16,8 @@
 #include "opmig/analyze/Errors.h"
 
 #include "llvm/Support/WithColor.h"
+
+#include <algorithm>
 #include "llvm/Support/raw_ostream.h"
 
 namespace opmig {
@@ -39,14 +41,22 @@ int main(int Argc, char **Argv) {
   CommandRunner Analyze = registerAnalyzeCommand(App);
   Commands.push_back({App.get_subcommand("analyze"), Analyze});
   registerPlannedCommands(App, Commands);
+  // Everything after the first `--` goes to Clang untouched; CLI11 only sees
+  // what comes before, so a stray positional is an error, never a flag.
+  std::vector<std::string> Args(Argv + 1, Argv + Argc), PassThrough;
+  if (auto Separator = std::find(Args.begin(), Args.end(), "--"); Separator != Args.end()) {
+    PassThrough.assign(Separator + 1, Args.end());
+    Args.erase(Separator, Args.end());
+  }
+  std::reverse(Args.begin(), Args.end()); // CLI11 takes a vector in reverse.
   try {
-    App.parse(Argc, Argv);
+    App.parse(Args);
   } catch (const CLI::ParseError &E) {
     int Code = App.exit(E);
     return Code == 0 ? ExitSuccess : ExitBadInput;
   }
   for (auto &[Command, Run] : Commands)
     if (Command->parsed())
-      return Run();
+      return Run(PassThrough);
   return ExitBadInput;
 }

@@ -97,7 +97,8 @@ struct ResolvedEntry {
   std::string Requested; ///< As given with `--entry`.
   std::string Function;  ///< The C++ function it resolved to.
   std::string Via;       ///< `function`, `torch-op` or `pybind`.
-  Location Loc;
+  Location Loc;          ///< The function's definition.
+  std::vector<Location> RegisteredAt; ///< Registration calls binding it as an op.
 };
 
 /// What `--verify` found by compiling the closure alone, in a scratch copy.

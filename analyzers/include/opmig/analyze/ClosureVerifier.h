@@ -24,9 +24,9 @@ struct VerifyOptions {
   unsigned Jobs = 0; ///< Parallel compiles; 0 means one per core.
 };
 
-/// Fills `Result.Verify`. Fails only when the scratch copy cannot be made
-/// or the compiler cannot be started; compile and link failures are part of
-/// the report.
+/// Fills `Result.Verify`. Fails only when the scratch copy cannot be made;
+/// compile and link failures (a compiler that cannot be started included)
+/// are part of the report.
 llvm::Error verifyClosure(AnalysisResult &Result, const VerifyOptions &Options);
 
 } // namespace opmig::analyze

@@ -63,10 +63,10 @@ struct ToolchainPaths {
 ToolchainPaths findToolchain(const std::string &CudaPathOption,
                              const std::vector<std::string> &TorchIncludeOption);
 
-/// Flags inferred for a tree without a compile database: `-I` for the tree
-/// root and for each of its `src/`, `csrc/` and `include/` directories (at any
-/// depth), the CUDA and CCCL include dirs, torch's include dirs, and
-/// `-std=c++17`.
+/// Flags inferred for a tree without a compile database (or for a TU the
+/// database does not list): `-I` for the tree root and for each of its
+/// `src/`, `csrc/` and `include/` directories (at any depth), torch's include
+/// dirs, and `-std=c++17`. CUDA and CCCL come from commonClangFlags.
 TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain);
 
 /// Flags every parse gets whatever their origin: the resource dir, the CUDA

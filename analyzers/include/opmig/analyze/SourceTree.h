@@ -20,6 +20,15 @@
 
 namespace opmig::analyze {
 
+/// What belongs to the analysed tree: files under `Root`, except those in
+/// submodule directories, which are external dependencies.
+struct TreeScope {
+  std::string Root;                     ///< Absolute real path.
+  std::vector<std::string> ExcludedDirs; ///< Absolute.
+
+  bool contains(llvm::StringRef Path) const;
+};
+
 struct SourceFile {
   std::string Path; ///< Absolute real path.
   std::string Content;
@@ -37,7 +46,9 @@ struct SourceTree {
 
   const SourceFile *find(const std::string &Path) const;
   std::string relative(const std::string &Path) const;
-  bool contains(const std::string &Path) const;
+  /// Root minus the submodule directories.
+  TreeScope scope() const;
+  bool contains(const std::string &Path) const { return scope().contains(Path); }
 };
 
 /// Whether `Path` names a source file opmig analyses, and whether it is a
@@ -45,7 +56,7 @@ struct SourceTree {
 bool isSourceFileName(llvm::StringRef Path);
 bool isTranslationUnitName(llvm::StringRef Path);
 
-/// Reads the tree under `Root`. Fails with an InputError when `Root` is not
+/// Reads the tree under `Root`, leaving submodule directories out. Fails with an InputError when `Root` is not
 /// a readable directory or holds no translation unit.
 llvm::Expected<SourceTree> readSourceTree(const std::string &Root);
 

@@ -12,6 +12,7 @@
 #ifndef OPMIG_ANALYZE_SYMBOLCLOSURE_H
 #define OPMIG_ANALYZE_SYMBOLCLOSURE_H
 
+#include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUFacts.h"
 
 #include <map>
@@ -37,11 +38,11 @@ struct SymbolClosure {
 };
 
 /// Computes the closure of `Entries` (USRs) over `Program` (merged facts);
-/// only files under `SourceRoot` join the closure.
+/// only files in `Scope` join the closure.
 /// Files in `NoFollow` are recorded when they define something needed but
 /// their includes and file-scope macros are not followed: a registration
 /// TU is regenerated, not copied.
-SymbolClosure computeClosure(const TUFacts &Program, const std::string &SourceRoot,
+SymbolClosure computeClosure(const TUFacts &Program, const TreeScope &Scope,
                              const std::vector<std::string> &Entries,
                              const std::set<std::string> &NoFollow = {});
 
