@@ -164,7 +164,8 @@ public:
       return nullptr;
     const DefinitionRange *Best = nullptr;
     for (const DefinitionRange &R : It->second)
-      if (R.Begin <= Offset && Offset <= R.End && (!Best || R.End - R.Begin < Best->End - Best->Begin))
+      if (R.Begin <= Offset && Offset <= R.End &&
+          (!Best || R.End - R.Begin < Best->End - Best->Begin))
         Best = &R;
     return Best;
   }

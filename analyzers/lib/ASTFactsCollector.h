@@ -23,8 +23,8 @@ namespace opmig::analyze {
 /// Fills `Facts` from `Ctx`, then attributes the macro uses in `PPFacts` to
 /// the innermost definition around them (file scope otherwise) and binds
 /// registrations to the namespace of their enclosing registration block.
-void collectASTFacts(clang::ASTContext &Ctx, TreeLocations &Locs,
-                     const PreprocessorFacts &PPFacts, TUFacts &Facts);
+void collectASTFacts(clang::ASTContext &Ctx, TreeLocations &Locs, const PreprocessorFacts &PPFacts,
+                     TUFacts &Facts);
 
 } // namespace opmig::analyze
 

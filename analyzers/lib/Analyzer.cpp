@@ -8,8 +8,8 @@
 #include "opmig/analyze/FactsCache.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/SymbolClosure.h"
-#include "opmig/analyze/TokenIndex.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/analyze/TokenIndex.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -50,8 +50,7 @@ void collectIncludeDirs(const std::vector<std::string> &Args, std::set<std::stri
 }
 
 bool isLinkable(SymbolKind Kind) {
-  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel ||
-         Kind == SymbolKind::Variable;
+  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel || Kind == SymbolKind::Variable;
 }
 
 class Analysis {
@@ -73,7 +72,8 @@ public:
       if (!llvm::sys::fs::is_directory(Flags.Directory))
         Missing.insert(Flags.Directory);
     for (const std::string &Dir : Missing)
-      Diagnostics.push_back({AnalysisDiagnostic::Level::Warning, {Dir, 0},
+      Diagnostics.push_back({AnalysisDiagnostic::Level::Warning,
+                             {Dir, 0},
                              "compile database directory does not exist; its TUs are parsed "
                              "from the source root",
                              ""});
@@ -108,9 +108,9 @@ private:
   TUFlags Inferred;
   std::optional<TokenIndex> Index;
   FactsCache Cache;
-  TUFacts Program;                  ///< Everything parsed so far, merged.
-  std::set<std::string> ParsedTUs;  ///< Absolute paths.
-  std::set<std::string> SeenFiles;  ///< Every file a parse read.
+  TUFacts Program;                 ///< Everything parsed so far, merged.
+  std::set<std::string> ParsedTUs; ///< Absolute paths.
+  std::set<std::string> SeenFiles; ///< Every file a parse read.
   std::vector<std::string> PartialReasons;
   std::vector<AnalysisDiagnostic> Diagnostics;
   AnalysisStats Stats;
@@ -170,8 +170,7 @@ void Analysis::parse(const std::vector<std::string> &TUs) {
       Results[I] = parseTranslationUnit(Misses[I]);
       std::lock_guard<std::mutex> Lock(ProgressLock);
       if (Options.OnProgress)
-        Options.OnProgress(
-            {++Done, unsigned(Misses.size()), Tree.relative(Misses[I].MainFile)});
+        Options.OnProgress({++Done, unsigned(Misses.size()), Tree.relative(Misses[I].MainFile)});
     });
   Pool.wait();
   for (size_t I = 0; I < Misses.size(); ++I) {
@@ -188,10 +187,12 @@ void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool From
   if (!Facts.Diagnostics.empty()) {
     const DiagnosticFact &First = Facts.Diagnostics.front();
     PartialReasons.push_back(Where + ": " + std::to_string(Facts.Diagnostics.size()) +
-                             " error(s) Clang reported; first: " + Tree.relative(First.File) +
-                             ":" + std::to_string(First.Line) + ": " + First.Message);
+                             " error(s) Clang reported; first: " + Tree.relative(First.File) + ":" +
+                             std::to_string(First.Line) + ": " + First.Message);
     for (const DiagnosticFact &Fact : Facts.Diagnostics)
-      Diagnostics.push_back({Fact.Severity, {Tree.relative(Fact.File), Fact.Line}, Fact.Message,
+      Diagnostics.push_back({Fact.Severity,
+                             {Tree.relative(Fact.File), Fact.Line},
+                             Fact.Message,
                              toString(Request.Side)});
   }
   SeenFiles.insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
@@ -310,8 +311,10 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
     R.InferredFlags = Inferred.Args;
   for (const std::string &TU : ParsedTUs)
     if (Database && !Database->ByFile.count(TU))
-      R.Diagnostics.push_back({AnalysisDiagnostic::Level::Warning, {Tree.relative(TU), 0},
-                               "not in the compile database; parsed with inferred flags", ""});
+      R.Diagnostics.push_back({AnalysisDiagnostic::Level::Warning,
+                               {Tree.relative(TU), 0},
+                               "not in the compile database; parsed with inferred flags",
+                               ""});
   for (const ClosureFile &File : R.Files)
     if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
       ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);
@@ -337,9 +340,8 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
   for (const auto &[Path, Need] : Closure.Files) {
     ClosureFile File;
     File.Path = Tree.relative(Path);
-    bool DefinesEntry = llvm::any_of(Need.Defines, [&](const std::string &U) {
-      return EntryUsrs.count(U);
-    });
+    bool DefinesEntry =
+        llvm::any_of(Need.Defines, [&](const std::string &U) { return EntryUsrs.count(U); });
     if (DefinesEntry)
       File.Role = FileRole::Entry;
     else if (RegistrationOnly.count(Path))
@@ -444,7 +446,6 @@ void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
         !Closure.Files.count(File.Path) && !RegistrationOnly.count(File.Path))
       R.LeftBehind.push_back(Tree.relative(File.Path));
 }
-
 
 /// Toolchain options name directories that must exist: a typo would
 /// otherwise silently mean "no CUDA" or "no torch".

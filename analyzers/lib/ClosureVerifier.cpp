@@ -41,8 +41,8 @@ RunResult runCommand(const std::vector<std::string> &Args, const std::string &Lo
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(LogPath),
                                                 llvm::StringRef(LogPath)};
   std::string ExecError;
-  int Code = llvm::sys::ExecuteAndWait(Args.front(), Argv, std::nullopt, Redirects, 0, 0,
-                                       &ExecError);
+  int Code =
+      llvm::sys::ExecuteAndWait(Args.front(), Argv, std::nullopt, Redirects, 0, 0, &ExecError);
   RunResult Result{Code == 0, ExecError};
   if (Result.Ok || !Result.FirstError.empty())
     return Result;

@@ -13,16 +13,14 @@ namespace opmig::analyze {
 namespace {
 
 bool isFunctionLike(SymbolKind Kind) {
-  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel ||
-         Kind == SymbolKind::Template;
+  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel || Kind == SymbolKind::Template;
 }
 
 /// `b::f` matches `a::b::f` and `b::f`, never `a::xb::f`.
 bool matchesQualified(llvm::StringRef Qualified, llvm::StringRef Requested) {
   if (Qualified == Requested)
     return true;
-  return Qualified.ends_with(Requested) &&
-         Qualified.drop_back(Requested.size()).ends_with("::");
+  return Qualified.ends_with(Requested) && Qualified.drop_back(Requested.size()).ends_with("::");
 }
 
 std::string where(const SourceTree &Tree, const std::string &File, unsigned Line) {
@@ -84,8 +82,8 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
       Match.Usrs.push_back(Reg.Function);
   }
   if (Match.Usrs.empty() && !Match.Entry.RegisteredAt.empty())
-    return inputError("op '", Requested, "' is declared at ", Match.Entry.RegisteredAt[0].File,
-                      ":", std::to_string(Match.Entry.RegisteredAt[0].Line),
+    return inputError("op '", Requested, "' is declared at ", Match.Entry.RegisteredAt[0].File, ":",
+                      std::to_string(Match.Entry.RegisteredAt[0].Line),
                       " but no registration binds it to a named C++ function (a lambda?); "
                       "pass the C++ function it calls as --entry");
   return Match;
@@ -109,8 +107,8 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
       const SymbolFact &Sym = Program.Symbols.at(Usrs.front());
       List += "\n  " + Qualified + " (" + where(Tree, Sym.File, Sym.Line) + ")";
     }
-    return inputError("entry '", Requested, "' is ambiguous; pass one of these qualified names:",
-                      List);
+    return inputError("entry '", Requested,
+                      "' is ambiguous; pass one of these qualified names:", List);
   }
   if (Candidates.size() == 1) {
     EntryMatch Match;
@@ -133,8 +131,8 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
   std::string Hint;
   for (const std::string &Near : nearestNames(Name, KnownNames))
     Hint += (Hint.empty() ? "; nearest names: " : ", ") + Near;
-  return inputError("entry '", Requested, "' names no function or registered op under '",
-                    Tree.Root, "'", Hint.empty() ? "; check the spelling" : Hint);
+  return inputError("entry '", Requested, "' names no function or registered op under '", Tree.Root,
+                    "'", Hint.empty() ? "; check the spelling" : Hint);
 }
 
 } // namespace opmig::analyze

@@ -1,5 +1,7 @@
 #include "opmig/analyze/FactsCache.h"
 
+#include "nlohmann/json.hpp"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -7,8 +9,6 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
-
-#include "nlohmann/json.hpp"
 
 #include <chrono>
 
@@ -67,9 +67,9 @@ std::optional<TUFacts> FactsCache::lookup(const ParseRequest &Request) {
   auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Request));
   if (!Buffer)
     return std::nullopt;
-  nlohmann::json Entry = nlohmann::json::parse((*Buffer)->getBuffer().begin(),
-                                               (*Buffer)->getBuffer().end(), nullptr,
-                                               /*allow_exceptions=*/false);
+  nlohmann::json Entry =
+      nlohmann::json::parse((*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
+                            /*allow_exceptions=*/false);
   if (Entry.is_discarded() || !Entry.contains("stamps") || !Entry.contains("facts"))
     return std::nullopt;
   try {
@@ -94,7 +94,8 @@ void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
     std::optional<Stamp> S = stampOf(Path);
     if (!S)
       return;
-    Stamps.push_back({{"path", Path}, {"size", S->Size}, {"mtime", S->ModifiedNs}, {"hash", S->Hash}});
+    Stamps.push_back(
+        {{"path", Path}, {"size", S->Size}, {"mtime", S->ModifiedNs}, {"hash", S->Hash}});
   }
   nlohmann::json Entry = {{"stamps", std::move(Stamps)}, {"facts", Facts}};
   std::string Final = entryPath(Request);

@@ -104,7 +104,8 @@ private:
   void addFile(const std::string &Path) {
     if (!SeenFiles.insert(Path).second)
       return;
-    auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+    auto Buffer =
+        llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!Buffer) {
       warn(Path, "cannot read file: " + Buffer.getError().message());
       return;

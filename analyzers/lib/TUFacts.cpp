@@ -29,8 +29,7 @@ void TUFacts::merge(const TUFacts &Other) {
   Instantiations.insert(Instantiations.end(), Other.Instantiations.begin(),
                         Other.Instantiations.end());
   Includes.insert(Includes.end(), Other.Includes.begin(), Other.Includes.end());
-  Registrations.insert(Registrations.end(), Other.Registrations.begin(),
-                       Other.Registrations.end());
+  Registrations.insert(Registrations.end(), Other.Registrations.begin(), Other.Registrations.end());
   Diagnostics.insert(Diagnostics.end(), Other.Diagnostics.begin(), Other.Diagnostics.end());
   Completed = Completed && Other.Completed;
 }

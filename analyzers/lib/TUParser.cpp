@@ -130,8 +130,7 @@ TUFacts parseTranslationUnit(const ParseRequest &Request) {
   FSOptions.WorkingDir = Request.Directory;
   llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
   tooling::ToolInvocation Invocation(parseCommandLine(Request),
-                                     std::make_unique<FactsAction>(Request, Facts),
-                                     Files.get());
+                                     std::make_unique<FactsAction>(Request, Facts), Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   Invocation.run();
   // An invocation that never reached the AST read no input at all.

@@ -145,8 +145,8 @@ std::vector<std::string> TokenIndex::tusCovering(llvm::StringRef Name,
 
 std::vector<std::string> TokenIndex::tusReaching(const std::string &File) const {
   std::vector<std::string> Result;
-  auto Target = std::find_if(Files.begin(), Files.end(),
-                             [&](const FileEntry &F) { return F.Path == File; });
+  auto Target =
+      std::find_if(Files.begin(), Files.end(), [&](const FileEntry &F) { return F.Path == File; });
   if (Target == Files.end())
     return Result;
   unsigned Index = Target - Files.begin();

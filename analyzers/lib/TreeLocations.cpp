@@ -39,8 +39,6 @@ bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
          (Path.size() == Dir.size() || llvm::sys::path::is_separator(Path[Dir.size()]));
 }
 
-
-
 unsigned TreeLocations::lineOf(clang::SourceLocation Loc) const {
   return SM.getExpansionLineNumber(Loc);
 }

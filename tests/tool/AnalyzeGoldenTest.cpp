@@ -13,9 +13,8 @@
 
 #include "ToolRunner.h"
 
-#include <gtest/gtest.h>
-
 #include <cstdlib>
+#include <gtest/gtest.h>
 
 namespace opmig::test {
 namespace {

@@ -8,9 +8,8 @@
 
 #include "ToolRunner.h"
 
-#include <gtest/gtest.h>
-
 #include <filesystem>
+#include <gtest/gtest.h>
 
 namespace opmig::test {
 namespace {
@@ -124,18 +123,17 @@ TEST(AnalyzeInputs, EmptyCompileDatabaseIsBadInput) {
 }
 
 TEST(AnalyzeInputs, MissingBuildDirectoryIsBadInput) {
-  ToolResult Result =
-      runOpmig(analyzeArgs(fixture("upstream/bad_inputs/empty_compile_db"), "negate",
-                           {"-p", "no/such/build"}));
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/empty_compile_db"),
+                                           "negate", {"-p", "no/such/build"}));
   EXPECT_EQ(Result.ExitCode, 2);
   EXPECT_NE(Result.Stderr.find("no/such/build"), std::string::npos) << Result.Stderr;
 }
 
 /// `WITH_FAST`, defined only by the database, selects the helper header.
 TEST(AnalyzeInputs, CompileDatabaseDecidesTheClosure) {
-  std::string Root = fs::absolute(std::string(OPMIG_SOURCE_DIR) + "/" +
-                                  fixture("upstream/with_compile_db"))
-                         .string();
+  std::string Root =
+      fs::absolute(std::string(OPMIG_SOURCE_DIR) + "/" + fixture("upstream/with_compile_db"))
+          .string();
   std::string Build = makeTempDir();
   std::string Template = readFile(Root + "/compile_commands.json.in");
   for (size_t At; (At = Template.find("@ROOT@")) != std::string::npos;)
@@ -144,13 +142,14 @@ TEST(AnalyzeInputs, CompileDatabaseDecidesTheClosure) {
     Template.replace(At, Root.size() + 6, Build);
   writeFile(Build + "/compile_commands.json", Template);
 
-  ToolResult WithDb = runOpmig(
-      analyzeArgs(fixture("upstream/with_compile_db"), "axpy_entry", {"-p", Build, "--format", "json"}));
+  ToolResult WithDb = runOpmig(analyzeArgs(fixture("upstream/with_compile_db"), "axpy_entry",
+                                           {"-p", Build, "--format", "json"}));
   ToolResult Inferred = runOpmig(
       analyzeArgs(fixture("upstream/with_compile_db"), "axpy_entry", {"--format", "json"}));
   ASSERT_EQ(WithDb.ExitCode, 0) << WithDb.Stderr;
   ASSERT_EQ(Inferred.ExitCode, 0) << Inferred.Stderr;
-  EXPECT_EQ(filePaths(WithDb.json()), (std::vector<std::string>{"csrc/fast_path.cuh", "csrc/k.cu"}));
+  EXPECT_EQ(filePaths(WithDb.json()),
+            (std::vector<std::string>{"csrc/fast_path.cuh", "csrc/k.cu"}));
   EXPECT_EQ(filePaths(Inferred.json()),
             (std::vector<std::string>{"csrc/k.cu", "csrc/slow_path.cuh"}));
 }
@@ -171,9 +170,8 @@ TEST(AnalyzeInputs, SymlinkLoopIsReportedNotFollowed) {
 
 TEST(AnalyzeInputs, OutputFileIsWrittenWholeAndStdoutStaysEmpty) {
   std::string Out = makeTempDir() + "/analysis.json";
-  ToolResult Result = runOpmig(
-      analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry",
-                  {"--format", "json", "-o", Out}));
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
+                                           "cycle_entry", {"--format", "json", "-o", Out}));
   ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
   EXPECT_TRUE(Result.Stdout.empty());
   EXPECT_EQ(nlohmann::json::parse(readFile(Out))["schema"], "opmig.analyze/1");
@@ -189,8 +187,8 @@ TEST(AnalyzeInputs, UnwritableOutputIsBadInputAndWritesNothing) {
 }
 
 TEST(AnalyzeInputs, DotFormatIsAGraphOfIncludeEdges) {
-  ToolResult Result = runOpmig(
-      analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry", {"--format", "dot"}));
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
+                                           "cycle_entry", {"--format", "dot"}));
   ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
   EXPECT_EQ(Result.Stdout.rfind("digraph closure {", 0), 0u) << Result.Stdout;
   EXPECT_NE(Result.Stdout.find("\"csrc/cycle.cu\" -> \"csrc/a.h\""), std::string::npos)
@@ -201,8 +199,8 @@ TEST(AnalyzeInputs, WarmRunIsAnsweredFromTheCacheAndEditsInvalidateIt) {
   std::string Tree = copyOfFixture("upstream/multi_op");
   std::string Cache = makeTempDir();
   auto Run = [&] {
-    ToolResult Result = runOpmig(
-        analyzeArgs(Tree, "softcap", {"--format", "json", "--cache-dir", Cache}));
+    ToolResult Result =
+        runOpmig(analyzeArgs(Tree, "softcap", {"--format", "json", "--cache-dir", Cache}));
     EXPECT_EQ(Result.ExitCode, 0) << Result.Stderr;
     return Result.json();
   };
@@ -240,8 +238,8 @@ TEST(AnalyzeInputs, PartialResultNamesWhereClangGaveUp) {
 }
 
 TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {
-  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/multi_op"), "fused_fwd",
-                                           {"--format", "json", "--verify"}));
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/multi_op"), "fused_fwd", {"--format", "json", "--verify"}));
   EXPECT_EQ(Result.ExitCode, 1) << Result.Stderr;
   nlohmann::json Verify = Result.json()["verify"];
   EXPECT_TRUE(Verify["compiles"]);

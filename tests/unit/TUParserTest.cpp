@@ -260,11 +260,12 @@ TEST_F(TUParserTest, SpecializationUsedInGenericLambdaIsRecorded) {
   // A dtype dispatch through `[&](auto Tag) {...}`: the call to convert<T>
   // only exists in the lambda's instantiation for float.
   write("convert.h", "template <typename T> T convert(T V);\n");
-  std::string User = write("user.cpp", "#include \"convert.h\"\n"
-                                       "template <typename F> void dispatch(F Fn) { Fn(1.0f); }\n"
-                                       "void use() {\n"
-                                       "  dispatch([&](auto Tag) { convert<decltype(Tag)>(Tag); });\n"
-                                       "}\n");
+  std::string User =
+      write("user.cpp", "#include \"convert.h\"\n"
+                        "template <typename F> void dispatch(F Fn) { Fn(1.0f); }\n"
+                        "void use() {\n"
+                        "  dispatch([&](auto Tag) { convert<decltype(Tag)>(Tag); });\n"
+                        "}\n");
   TUFacts Facts = parseCpp(User);
   const SymbolFact &Use = symbolNamed(Facts, "use");
   ASSERT_EQ(Use.Specializations.size(), 1u);

@@ -10,7 +10,9 @@ namespace {
 json location(const Location &Loc) { return {{"file", Loc.File}, {"line", Loc.Line}}; }
 
 json symbol(const ClosureSymbol &Sym) {
-  return {{"name", Sym.Name}, {"kind", toString(Sym.Kind)}, {"file", Sym.Loc.File},
+  return {{"name", Sym.Name},
+          {"kind", toString(Sym.Kind)},
+          {"file", Sym.Loc.File},
           {"line", Sym.Loc.Line}};
 }
 
@@ -103,9 +105,12 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   json Stages = json::object();
   for (const StageTime &Stage : R.Stats.Stages)
     Stages[Stage.Stage] = Stage.Seconds;
-  Doc["stats"] = {{"files_indexed", R.Stats.FilesIndexed}, {"tus_in_tree", R.Stats.TUsInTree},
-                  {"tus_parsed", R.Stats.TUsParsed},       {"parses_run", R.Stats.ParsesRun},
-                  {"parses_cached", R.Stats.ParsesCached}, {"parsed", R.Stats.ParsedTUs},
+  Doc["stats"] = {{"files_indexed", R.Stats.FilesIndexed},
+                  {"tus_in_tree", R.Stats.TUsInTree},
+                  {"tus_parsed", R.Stats.TUsParsed},
+                  {"parses_run", R.Stats.ParsesRun},
+                  {"parses_cached", R.Stats.ParsesCached},
+                  {"parsed", R.Stats.ParsedTUs},
                   {"seconds", Stages}};
   return Doc;
 }

@@ -3,9 +3,8 @@
 #ifndef OPMIG_TOOLS_ANALYSISRENDERERS_H
 #define OPMIG_TOOLS_ANALYSISRENDERERS_H
 
-#include "opmig/analyze/AnalysisResult.h"
-
 #include "nlohmann/json.hpp"
+#include "opmig/analyze/AnalysisResult.h"
 
 #include <string>
 

@@ -11,10 +11,9 @@ using namespace analyze;
 std::string renderText(const AnalysisResult &R, bool Verbose) {
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  for (const ResolvedEntry &E : R.Entries)
-  {
-    OS << "entry " << E.Requested << " -> " << E.Function << " (" << E.Loc.File << ":"
-       << E.Loc.Line << ", via " << E.Via << ")\n";
+  for (const ResolvedEntry &E : R.Entries) {
+    OS << "entry " << E.Requested << " -> " << E.Function << " (" << E.Loc.File << ":" << E.Loc.Line
+       << ", via " << E.Via << ")\n";
     for (const Location &Reg : E.RegisteredAt)
       OS << "  registered at " << Reg.File << ":" << Reg.Line << "\n";
   }
@@ -56,9 +55,9 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
   }
   OS << "\nlinks as copied: " << (R.LinksAsCopied ? "yes" : "no") << "\n";
   if (R.Verify.Ran) {
-    OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED") << " (compiles: "
-       << (R.Verify.Compiles ? "yes" : "no") << ", links: " << (R.Verify.Links ? "yes" : "no")
-       << ")\n";
+    OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED")
+       << " (compiles: " << (R.Verify.Compiles ? "yes" : "no")
+       << ", links: " << (R.Verify.Links ? "yes" : "no") << ")\n";
     for (const std::string &Failure : R.Verify.CompileFailures)
       OS << "  compile: " << Failure << "\n";
     for (const std::string &Symbol : R.Verify.UndefinedSymbols)

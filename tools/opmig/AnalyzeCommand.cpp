@@ -2,7 +2,6 @@
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "OutputFile.h"
-
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
 #include "opmig/analyze/CompileFlags.h"

@@ -12,13 +12,12 @@
 
 #include "Commands.h"
 #include "ExitCodes.h"
-
 #include "opmig/analyze/Errors.h"
 
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
-#include "llvm/Support/raw_ostream.h"
 
 namespace opmig {
 

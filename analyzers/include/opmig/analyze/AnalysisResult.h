@@ -38,7 +38,7 @@ struct Location {
 struct ClosureSymbol {
   std::string Name; ///< Fully qualified, e.g. `demo::gemm::launch_gemm`.
   SymbolKind Kind = SymbolKind::Function;
-  Location Loc;     ///< Where it is defined.
+  Location Loc; ///< Where it is defined.
 };
 
 struct ClosureFile {
@@ -53,7 +53,7 @@ struct ClosureFile {
 };
 
 struct ExternalInclude {
-  std::string Spelling;   ///< As written, e.g. `cuda_fp16.h`.
+  std::string Spelling; ///< As written, e.g. `cuda_fp16.h`.
   ExternalClass Class = ExternalClass::System;
   std::string ResolvedPath; ///< Empty when the header was not found.
   std::vector<Location> IncludedFrom;
@@ -86,18 +86,18 @@ struct StageTime {
 struct AnalysisStats {
   unsigned FilesIndexed = 0;
   unsigned TUsInTree = 0;
-  unsigned TUsParsed = 0;     ///< Distinct TUs whose AST was needed.
+  unsigned TUsParsed = 0;             ///< Distinct TUs whose AST was needed.
   std::vector<std::string> ParsedTUs; ///< Their relative paths, sorted.
-  unsigned ParsesRun = 0;     ///< Host + device parses actually executed.
-  unsigned ParsesCached = 0;  ///< Parses answered from the cache.
+  unsigned ParsesRun = 0;             ///< Host + device parses actually executed.
+  unsigned ParsesCached = 0;          ///< Parses answered from the cache.
   std::vector<StageTime> Stages;
 };
 
 struct ResolvedEntry {
-  std::string Requested; ///< As given with `--entry`.
-  std::string Function;  ///< The C++ function it resolved to.
-  std::string Via;       ///< `function`, `torch-op` or `pybind`.
-  Location Loc;          ///< The function's definition.
+  std::string Requested;              ///< As given with `--entry`.
+  std::string Function;               ///< The C++ function it resolved to.
+  std::string Via;                    ///< `function`, `torch-op` or `pybind`.
+  Location Loc;                       ///< The function's definition.
   std::vector<Location> RegisteredAt; ///< Registration calls binding it as an op.
 };
 

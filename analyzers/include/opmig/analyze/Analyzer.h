@@ -38,9 +38,9 @@ struct AnalyzeOptions {
   std::vector<std::string> ExtraArgs; ///< After `--`, appended to every parse.
   std::string CudaPath;               ///< Empty: $CUDA_HOME or /usr/local/cuda.
   std::vector<std::string> TorchIncludeDirs;
-  std::string GpuArch;   ///< Device side; empty: the database's, else sm_90.
-  unsigned Jobs = 0;     ///< Parallel parses; 0 means one per core.
-  std::string CacheDir;  ///< Empty disables the cache.
+  std::string GpuArch;  ///< Device side; empty: the database's, else sm_90.
+  unsigned Jobs = 0;    ///< Parallel parses; 0 means one per core.
+  std::string CacheDir; ///< Empty disables the cache.
   std::function<void(const Progress &)> OnProgress;
 };
 

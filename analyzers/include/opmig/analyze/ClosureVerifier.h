@@ -4,8 +4,8 @@
 // copied TU there with the flags it was analysed with (host objects, and a
 // device compile for CUDA TUs), links the host objects into one shared
 // library, and reports tree symbols left undefined (torch, CUDA and system
-// symbols are expected to stay undefined) and entries it does not define. With `Minimal`, it drops each
-// file in turn and reports the ones whose absence changed nothing.
+// symbols are expected to stay undefined) and entries it does not define. With `Minimal`, it drops
+// each file in turn and reports the ones whose absence changed nothing.
 //
 //===----------------------------------------------------------------------===//
 

@@ -23,7 +23,7 @@ namespace opmig::analyze {
 /// What belongs to the analysed tree: files under `Root`, except those in
 /// submodule directories, which are external dependencies.
 struct TreeScope {
-  std::string Root;                     ///< Absolute real path.
+  std::string Root;                      ///< Absolute real path.
   std::vector<std::string> ExcludedDirs; ///< Absolute.
 
   bool contains(llvm::StringRef Path) const;
@@ -37,7 +37,7 @@ struct SourceFile {
 };
 
 struct SourceTree {
-  std::string Root; ///< Absolute real path, no trailing separator.
+  std::string Root;              ///< Absolute real path, no trailing separator.
   std::vector<SourceFile> Files; ///< Sorted by path.
   /// Submodule directories (from `.gitmodules` or a `.git` file), relative;
   /// they may be absent from disk.
@@ -56,8 +56,8 @@ struct SourceTree {
 bool isSourceFileName(llvm::StringRef Path);
 bool isTranslationUnitName(llvm::StringRef Path);
 
-/// Reads the tree under `Root`, leaving submodule directories out. Fails with an InputError when `Root` is not
-/// a readable directory or holds no translation unit.
+/// Reads the tree under `Root`, leaving submodule directories out. Fails with an InputError when
+/// `Root` is not a readable directory or holds no translation unit.
 llvm::Expected<SourceTree> readSourceTree(const std::string &Root);
 
 } // namespace opmig::analyze

@@ -30,9 +30,9 @@ struct FileNeed {
 };
 
 struct SymbolClosure {
-  std::set<std::string> Symbols;              ///< Needed USRs and macro ids.
-  std::map<std::string, FileNeed> Files;      ///< By absolute path.
-  std::set<std::string> MissingDefinitions;   ///< Needed, never defined.
+  std::set<std::string> Symbols;            ///< Needed USRs and macro ids.
+  std::map<std::string, FileNeed> Files;    ///< By absolute path.
+  std::set<std::string> MissingDefinitions; ///< Needed, never defined.
   /// Templates with a needed specialization that no parsed TU provides.
   std::set<std::string> UnprovidedTemplates;
 };

@@ -10,9 +10,8 @@
 #ifndef OPMIG_ANALYZE_TUFACTS_H
 #define OPMIG_ANALYZE_TUFACTS_H
 
-#include "opmig/analyze/AnalysisResult.h"
-
 #include "nlohmann/json_fwd.hpp"
+#include "opmig/analyze/AnalysisResult.h"
 
 #include <map>
 #include <set>
@@ -48,7 +47,7 @@ struct IncludeFact {
   unsigned Line = 0;
   std::string Spelling;
   bool Angled = false;
-  std::string Resolved; ///< Absolute path, empty when not found.
+  std::string Resolved;        ///< Absolute path, empty when not found.
   bool HasIncludeOnly = false; ///< Seen only inside `__has_include`.
 };
 
@@ -89,7 +88,7 @@ struct TUFacts {
   std::vector<RegistrationFact> Registrations;
   std::vector<DiagnosticFact> Diagnostics;
   std::vector<std::string> InputFiles; ///< Every file the parse read.
-  bool Completed = true; ///< False when the frontend could not run at all.
+  bool Completed = true;               ///< False when the frontend could not run at all.
 
   /// Adds everything `Other` knows; used to merge host and device passes and
   /// to build the whole-program view.

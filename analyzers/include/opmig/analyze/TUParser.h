@@ -18,8 +18,8 @@
 namespace opmig::analyze {
 
 struct ParseRequest {
-  std::string MainFile;   ///< Absolute path.
-  std::string SourceRoot; ///< Absolute real path; facts cover files under it,
+  std::string MainFile;                  ///< Absolute path.
+  std::string SourceRoot;                ///< Absolute real path; facts cover files under it,
   std::vector<std::string> ExternalDirs; ///< except those under these (submodules).
   ParseSide Side = ParseSide::Host;
   std::string GpuArch = "sm_90"; ///< For the device side.

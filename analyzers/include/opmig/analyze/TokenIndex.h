@@ -48,8 +48,8 @@ private:
     std::vector<unsigned> Includes; ///< Indices into Files.
   };
 
-  void indexFile(unsigned Index, const SourceFile &File, const std::vector<std::string> &IncludeDirs,
-                 const SourceTree &Tree);
+  void indexFile(unsigned Index, const SourceFile &File,
+                 const std::vector<std::string> &IncludeDirs, const SourceTree &Tree);
   /// For each file, whether each TU reaches it, computed on first use.
   const std::vector<bool> &reachedFrom(unsigned TU) const;
 
