@@ -122,11 +122,8 @@ private:
   }
 
   void warn(const std::string &Path, std::string Message) {
-    AnalysisDiagnostic Diag;
-    Diag.Severity = AnalysisDiagnostic::Level::Warning;
-    Diag.Loc.File = Tree.relative(Path);
-    Diag.Message = std::move(Message);
-    Tree.Diagnostics.push_back(std::move(Diag));
+    Tree.Diagnostics.push_back(
+        AnalysisDiagnostic::warning(Tree.relative(Path), std::move(Message)));
   }
 
   SourceTree &Tree;

@@ -76,6 +76,14 @@ struct AnalysisDiagnostic {
   Location Loc;
   std::string Message;
   std::string Side; ///< `host`, `device`, or empty when not from a parse.
+
+  /// A warning about a file (relative to `--source`) from no parse.
+  static AnalysisDiagnostic warning(std::string File, std::string Message) {
+    AnalysisDiagnostic Diag;
+    Diag.Loc.File = std::move(File);
+    Diag.Message = std::move(Message);
+    return Diag;
+  }
 };
 
 struct StageTime {
