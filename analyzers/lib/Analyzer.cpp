@@ -232,8 +232,7 @@ llvm::Expected<AnalysisResult> Analysis::run() {
   if (Database)
     for (const auto &[File, Flags] : Database->ByFile)
       collectIncludeDirs(Flags.Args, IncludeDirs);
-  if (!Database)
-    collectIncludeDirs(Inferred.Args, IncludeDirs);
+  collectIncludeDirs(Inferred.Args, IncludeDirs);
   collectIncludeDirs(Options.ExtraArgs, IncludeDirs);
   Index.emplace(Tree, std::vector<std::string>(IncludeDirs.begin(), IncludeDirs.end()));
   stage("index", Start);
@@ -265,6 +264,12 @@ llvm::Expected<AnalysisResult> Analysis::run() {
     if (!Need.Defines.empty() || !Need.Instantiates.empty())
       RegistrationOnly.erase(File);
   Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
+  // An op entry may have resolved before the TU defining its function was
+  // parsed: point it at the definition now known.
+  for (EntryMatch &Match : Entries)
+    for (const std::string &Usr : Match.Usrs)
+      if (const SymbolFact &Fn = Program.Symbols.at(Usr); Fn.IsDefinition)
+        Match.Entry.Loc = {Tree.relative(Fn.File), Fn.Line};
   stage("closure", Start);
   return report(Closure, Entries, RegistrationOnly);
 }
@@ -274,6 +279,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
                                 const std::set<std::string> &RegistrationOnly) const {
   AnalysisResult R;
   R.SourceRoot = Tree.Root;
+  R.SubmoduleDirs = Tree.SubmoduleDirs;
   std::set<std::string> EntryUsrs;
   for (const EntryMatch &Match : Entries) {
     R.Entries.push_back(Match.Entry);

@@ -132,6 +132,16 @@ llvm::Expected<std::string> Verifier::makeScratch(const std::vector<std::string>
     if (std::error_code EC = fs::copy_file(Result.SourceRoot + "/" + File, To))
       return llvm::createStringError(EC, "cannot copy " + File + " to the scratch directory");
   }
+  // Submodules are external: linked in place, where the remapped flags look.
+  for (const std::string &Dir : Result.SubmoduleDirs) {
+    std::string From = Result.SourceRoot + "/" + Dir, To = (Scratch + "/" + Dir).str();
+    if (!fs::is_directory(From))
+      continue;
+    if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To)))
+      return llvm::createStringError(EC, "cannot create " + To);
+    if (std::error_code EC = fs::create_link(From, To))
+      return llvm::createStringError(EC, "cannot link submodule " + Dir + " into the scratch copy");
+  }
   return std::string(Scratch);
 }
 
@@ -209,15 +219,15 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
     Report->Compiles = Compiles;
   if (!Compiles)
     return false;
-  if (LinkArgs.size() == 4) { // A header-only closure: nothing to link.
-    if (Report)
-      Report->Links = true;
-    return true;
-  }
-  RunResult Linked = runCommand(LinkArgs, Scratch + "/link.log");
+  // A closure without objects (header-only, or a trial that dropped the
+  // only TU) has nothing to link, but must still define its entries.
+  bool HasObjects = LinkArgs.size() > 4;
+  RunResult Linked{true, ""};
+  if (HasObjects)
+    Linked = runCommand(LinkArgs, Scratch + "/link.log");
   std::vector<std::string> Undefined;
   if (Linked.Ok)
-    Undefined = linkProblems(Scratch + "/libclosure.so");
+    Undefined = linkProblems(HasObjects ? Scratch + "/libclosure.so" : "");
   bool Links = Linked.Ok && Undefined.empty();
   if (Report) {
     Report->Links = Links;
@@ -250,18 +260,14 @@ std::set<std::string> Verifier::tusIncluding(const std::string &Header,
   return TUs;
 }
 
-/// Tree symbols the linked closure leaves undefined (what the closure
-/// should have brought along; torch, CUDA and libc symbols are expected to
-/// come from the libraries it is loaded with), and entries it does not
-/// define (a library that links because the entry's TU is gone proves
-/// nothing).
-std::vector<std::string> Verifier::linkProblems(const std::string &Library) const {
+/// Qualified names of the symbols `Library` defines and leaves undefined.
+bool readSymbols(const std::string &Library, std::set<std::string> &Defined,
+                 std::set<std::string> &Undefined) {
   auto Binary = llvm::object::ObjectFile::createObjectFile(Library);
   if (!Binary) {
     llvm::consumeError(Binary.takeError());
-    return {"cannot read the linked closure library"};
+    return false;
   }
-  std::set<std::string> Undefined, Defined;
   for (const llvm::object::SymbolRef &Symbol : Binary->getBinary()->symbols()) {
     auto Flags = Symbol.getFlags();
     auto Name = Symbol.getName();
@@ -270,13 +276,25 @@ std::vector<std::string> Verifier::linkProblems(const std::string &Library) cons
       llvm::consumeError(Name.takeError());
       continue;
     }
-    std::string Qualified = qualifiedNameOf(*Name);
-    if (!(*Flags & llvm::object::SymbolRef::SF_Undefined))
-      Defined.insert(Qualified);
-    else if (Result.TreeDeclaredNames.count(Qualified))
-      Undefined.insert(Qualified);
+    bool IsUndefined = *Flags & llvm::object::SymbolRef::SF_Undefined;
+    (IsUndefined ? Undefined : Defined).insert(qualifiedNameOf(*Name));
   }
-  std::vector<std::string> Problems(Undefined.begin(), Undefined.end());
+  return true;
+}
+
+/// Tree symbols the linked closure leaves undefined (what the closure
+/// should have brought along; torch, CUDA and libc symbols are expected to
+/// come from the libraries it is loaded with), and entries it does not
+/// define (a library that links because the entry's TU is gone proves
+/// nothing). An empty `Library` stands for a closure with no objects.
+std::vector<std::string> Verifier::linkProblems(const std::string &Library) const {
+  std::set<std::string> Defined, Undefined;
+  if (!Library.empty() && !readSymbols(Library, Defined, Undefined))
+    return {"cannot read the linked closure library"};
+  std::vector<std::string> Problems;
+  for (const std::string &Name : Undefined)
+    if (Result.TreeDeclaredNames.count(Name))
+      Problems.push_back(Name);
   for (const ResolvedEntry &Entry : Result.Entries)
     if (isTranslationUnitName(Entry.Loc.File) && !Defined.count(Entry.Function))
       Problems.push_back("entry not defined: " + Entry.Function);

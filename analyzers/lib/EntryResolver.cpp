@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <tuple>
 
 namespace opmig::analyze {
 
@@ -21,6 +22,16 @@ bool matchesQualified(llvm::StringRef Qualified, llvm::StringRef Requested) {
   if (Qualified == Requested)
     return true;
   return Qualified.ends_with(Requested) && Qualified.drop_back(Requested.size()).ends_with("::");
+}
+
+/// Host and device parses of a `.cu` both report its registrations.
+void sortUnique(std::vector<Location> &Locations) {
+  auto Key = [](const Location &L) { return std::tie(L.File, L.Line); };
+  llvm::sort(Locations, [&](const Location &A, const Location &B) { return Key(A) < Key(B); });
+  Locations.erase(
+      std::unique(Locations.begin(), Locations.end(),
+                  [&](const Location &A, const Location &B) { return Key(A) == Key(B); }),
+      Locations.end());
 }
 
 std::string where(const SourceTree &Tree, const std::string &File, unsigned Line) {
@@ -81,6 +92,7 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
     if (Match.Usrs.empty())
       Match.Usrs.push_back(Reg.Function);
   }
+  sortUnique(Match.Entry.RegisteredAt);
   if (Match.Usrs.empty() && !Match.Entry.RegisteredAt.empty())
     return inputError("op '", Requested, "' is declared at ", Match.Entry.RegisteredAt[0].File, ":",
                       std::to_string(Match.Entry.RegisteredAt[0].Line),
@@ -120,6 +132,7 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
         Match.RegistrationFiles.insert(Reg.File);
         Match.Entry.RegisteredAt.push_back({Tree.relative(Reg.File), Reg.Line});
       }
+    sortUnique(Match.Entry.RegisteredAt);
     return Match;
   }
   auto ViaOp = resolveThroughRegistration(Name, Program, Tree);

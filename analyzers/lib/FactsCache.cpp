@@ -41,6 +41,8 @@ std::string FactsCache::entryPath(const ParseRequest &Request) const {
   for (const std::string &Arg : parseCommandLine(Request))
     Key += '\0' + Arg;
   Key += '\0' + Request.SourceRoot;
+  for (const std::string &Dir : Request.ExternalDirs) // What counts as the tree.
+    Key += '\0' + Dir;
   return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
 }
 

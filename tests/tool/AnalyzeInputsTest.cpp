@@ -57,6 +57,30 @@ TEST(AnalyzeInputs, MissingRequiredFlagIsBadUsage) {
   EXPECT_NE(Result.Stderr.find("--entry"), std::string::npos) << Result.Stderr;
 }
 
+TEST(AnalyzeInputs, StrayValueBeforeSeparatorIsBadUsage) {
+  // `--entry a b`: `b` is neither a second entry nor a Clang flag.
+  ToolResult Result = runOpmig({"analyze", "--source", "samples/upstream", "--entry", "a", "b"});
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("b"), std::string::npos) << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, CudaPathWithoutToolkitIsBadInput) {
+  std::string NotCuda = makeTempDir();
+  ToolResult Result =
+      runOpmig(analyzeArgs("samples/upstream", "merge_attn_states", {"--cuda-path", NotCuda}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("--cuda-path '" + NotCuda + "'"), std::string::npos)
+      << Result.Stderr;
+}
+
+TEST(AnalyzeInputs, TorchIncludeThatIsNoDirectoryIsBadInput) {
+  ToolResult Result = runOpmig(
+      analyzeArgs("samples/upstream", "merge_attn_states", {"--torch-include", "no/such/dir"}));
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("--torch-include 'no/such/dir'"), std::string::npos)
+      << Result.Stderr;
+}
+
 TEST(AnalyzeInputs, PlannedCommandSaysItIsNotInThisRelease) {
   for (const char *Command : {"migrate", "validate", "audit", "review", "gate"}) {
     ToolResult Result = runOpmig({Command});
@@ -152,6 +176,65 @@ TEST(AnalyzeInputs, CompileDatabaseDecidesTheClosure) {
             (std::vector<std::string>{"csrc/fast_path.cuh", "csrc/k.cu"}));
   EXPECT_EQ(filePaths(Inferred.json()),
             (std::vector<std::string>{"csrc/k.cu", "csrc/slow_path.cuh"}));
+}
+
+/// A checked-out submodule stays external: its header is a third-party
+/// include, never a closure file, and --verify still finds it.
+TEST(AnalyzeInputs, PresentSubmoduleStaysExternal) {
+  std::string Tree = copyOfFixture("upstream/multi_op");
+  writeFile(Tree + "/third_party/fastlog/fastlog/fastlog.h",
+            "#pragma once\n#include <cstdio>\nnamespace fastlog {\ninline void info(const char "
+            "*Tag, const char *Msg) { std::printf(\"%s %s\\n\", Tag, Msg); }\n}\n");
+  std::vector<std::string> Args = {"analyze", "--source", Tree,   "--entry",
+                                   "scale",   "--format", "json", "--verify"};
+  auto Stubs = stubArgs();
+  Args.insert(Args.end(), Stubs.begin(), Stubs.end());
+  Args.insert(Args.end(), {"-I", Tree + "/third_party/fastlog"});
+  ToolResult Result = runOpmig(Args);
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  for (const std::string &Path : filePaths(Doc))
+    EXPECT_EQ(Path.find("third_party"), std::string::npos) << Path;
+  bool Found = false;
+  for (const auto &External : Doc["external"])
+    if (External["include"] == "fastlog/fastlog.h") {
+      Found = true;
+      EXPECT_EQ(External["class"], "third_party");
+      EXPECT_FALSE(External["resolved"].is_null());
+    }
+  EXPECT_TRUE(Found) << Doc["external"].dump();
+  EXPECT_TRUE(Doc["verify"]["passed"]) << Doc["verify"].dump();
+}
+
+/// A TU the database does not list is parsed with inferred flags, and says so.
+TEST(AnalyzeInputs, TUMissingFromCompileDatabaseIsParsedWithInferredFlags) {
+  std::string Tree = copyOfFixture("upstream/bad_inputs/include_cycle");
+  std::string Build = makeTempDir();
+  writeFile(Build + "/compile_commands.json",
+            "[{\"directory\": \"" + Build + "\", \"file\": \"" + Tree +
+                "/csrc/other.cu\", \"command\": \"nvcc -c " + Tree + "/csrc/other.cu\"}]");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "cycle_entry", {"-p", Build, "--format", "json"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/a.h", "csrc/b.h", "csrc/cycle.cu"}));
+  bool Warned = false;
+  for (const auto &Diag : Doc["diagnostics"])
+    Warned |= Diag["file"] == "csrc/cycle.cu" &&
+              Diag["message"] == "not in the compile database; parsed with inferred flags";
+  EXPECT_TRUE(Warned) << Doc["diagnostics"].dump();
+}
+
+/// Everything in headers: nothing to link, and the verification says so
+/// by passing rather than failing on an empty link.
+TEST(AnalyzeInputs, HeaderOnlyEntryVerifiesWithoutLinking) {
+  std::string Tree = makeTempDir();
+  writeFile(Tree + "/csrc/ops.h", "#pragma once\ninline int twice(int V) { return 2 * V; }\n");
+  writeFile(Tree + "/csrc/use.cu", "#include \"ops.h\"\nint unrelated() { return 1; }\n");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "twice", {"--format", "json", "--verify"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/ops.h"}));
+  EXPECT_TRUE(Doc["verify"]["passed"]) << Doc["verify"].dump();
 }
 
 TEST(AnalyzeInputs, SymlinkLoopIsReportedNotFollowed) {

@@ -93,7 +93,7 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
                   "entry point: qualified or unqualified C++ function, or registered op name; "
                   "repeat for several")
       ->required()
-      ->allow_extra_args(false); // One value each, so `--entry f -- -DX` keeps `--`.
+      ->allow_extra_args(false); // One value per occurrence: `--entry a --entry b`.
   Sub->add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json");
   Sub->add_option("--format", Args->Format, "output format")
       ->check(CLI::IsMember({"text", "json", "dot"}));

@@ -145,6 +145,9 @@ struct AnalysisResult {
   /// what `--verify` compiles with.
   std::map<std::string, std::vector<std::string>> TUFlags;
   std::string GpuArch; ///< The device side that was parsed.
+  /// Submodule directories inside the tree (relative): external, but
+  /// `--verify` must see them where the closure's flags point.
+  std::vector<std::string> SubmoduleDirs;
   /// Qualified names of the functions, variables and templates the tree
   /// declares: an undefined symbol with one of these names at link time is
   /// the closure's fault.
