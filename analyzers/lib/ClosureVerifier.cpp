@@ -208,9 +208,13 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
   for (size_t I = 0; I < Jobs.size(); ++I) {
     if (!Results[I].Ok) {
       Compiles = false;
+      // Paths in the message are the scratch copy's: show them tree-relative.
+      std::string Error = Results[I].FirstError;
+      for (size_t At; (At = Error.find(Scratch + "/")) != std::string::npos;)
+        Error.erase(At, Scratch.size() + 1);
       if (Report)
         Report->CompileFailures.push_back(Jobs[I].RelativePath + " (" + toString(Jobs[I].Side) +
-                                          "): " + Results[I].FirstError);
+                                          "): " + Error);
     } else if (!Jobs[I].Object.empty()) {
       LinkArgs.push_back(Jobs[I].Object);
     }

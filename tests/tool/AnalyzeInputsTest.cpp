@@ -251,6 +251,29 @@ TEST(AnalyzeInputs, SymlinkLoopIsReportedNotFollowed) {
   EXPECT_TRUE(Reported) << Doc["diagnostics"].dump();
 }
 
+/// Binary garbage, NUL bytes, an empty TU and a header including itself:
+/// reported, never a crash.
+TEST(AnalyzeInputs, MalformedFilesNeverCrash) {
+  std::string Tree = makeTempDir();
+  std::string Garbage;
+  for (int I = 0; I < 4096; ++I)
+    Garbage.push_back(static_cast<char>((I * 7919) % 256));
+  writeFile(Tree + "/csrc/garbage.cu", Garbage);
+  writeFile(Tree + "/csrc/nul.cu",
+            std::string("int f() { return 1; }\n\0\0 #include \"x\n#if\n", 36));
+  writeFile(Tree + "/csrc/empty.cu", "");
+  writeFile(Tree + "/csrc/self.h", "#include \"self.h\"\n");
+  writeFile(Tree + "/csrc/e.cu", "#include \"self.h\"\nint entry() { return 0; }\n");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "entry", {"--format", "json"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/e.cu", "csrc/self.h"}));
+  EXPECT_TRUE(Doc["partial"]);
+  ToolResult Nul = runOpmig(analyzeArgs(Tree, "f", {"--format", "json"}));
+  ASSERT_EQ(Nul.ExitCode, 0) << Nul.Stderr;
+  EXPECT_EQ(filePaths(Nul.json()), (std::vector<std::string>{"csrc/nul.cu"}));
+}
+
 TEST(AnalyzeInputs, OutputFileIsWrittenWholeAndStdoutStaysEmpty) {
   std::string Out = makeTempDir() + "/analysis.json";
   ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
