@@ -38,6 +38,18 @@ const char *toString(FileRole R) {
   return "unknown";
 }
 
+const char *toString(AnalysisDiagnostic::Level L) {
+  switch (L) {
+  case AnalysisDiagnostic::Level::Note:
+    return "note";
+  case AnalysisDiagnostic::Level::Warning:
+    return "warning";
+  case AnalysisDiagnostic::Level::Error:
+    return "error";
+  }
+  return "unknown";
+}
+
 const char *toString(ExternalClass C) {
   switch (C) {
   case ExternalClass::Cuda:

@@ -66,23 +66,12 @@ public:
   }
 
   llvm::Expected<AnalysisResult> run();
-  void warnAboutMissingDirectories() {
-    std::set<std::string> Missing;
-    for (const auto &[File, Flags] : Database->ByFile)
-      if (!llvm::sys::fs::is_directory(Flags.Directory))
-        Missing.insert(Flags.Directory);
-    for (const std::string &Dir : Missing)
-      Diagnostics.push_back({AnalysisDiagnostic::Level::Warning,
-                             {Dir, 0},
-                             "compile database directory does not exist; its TUs are parsed "
-                             "from the source root",
-                             ""});
-  }
   void stage(const char *Name, Clock::time_point Start) {
     Stats.Stages.push_back({Name, secondsSince(Start)});
   }
 
 private:
+  void warnAboutMissingDirectories();
   TUFlags flagsOf(const std::string &TU) const;
   ParseRequest requestFor(const std::string &TU, ParseSide Side) const;
   void parse(const std::vector<std::string> &TUs);
@@ -115,6 +104,16 @@ private:
   std::vector<AnalysisDiagnostic> Diagnostics;
   AnalysisStats Stats;
 };
+
+void Analysis::warnAboutMissingDirectories() {
+  std::set<std::string> Missing;
+  for (const auto &[File, Flags] : Database->ByFile)
+    if (!llvm::sys::fs::is_directory(Flags.Directory))
+      Missing.insert(Flags.Directory);
+  for (const std::string &Dir : Missing)
+    Diagnostics.push_back(AnalysisDiagnostic::warning(
+        Dir, "compile database directory does not exist; its TUs are parsed from the source root"));
+}
 
 TUFlags Analysis::flagsOf(const std::string &TU) const {
   if (Database) {
@@ -317,10 +316,8 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
     R.InferredFlags = Inferred.Args;
   for (const std::string &TU : ParsedTUs)
     if (Database && !Database->ByFile.count(TU))
-      R.Diagnostics.push_back({AnalysisDiagnostic::Level::Warning,
-                               {Tree.relative(TU), 0},
-                               "not in the compile database; parsed with inferred flags",
-                               ""});
+      R.Diagnostics.push_back(AnalysisDiagnostic::warning(
+          Tree.relative(TU), "not in the compile database; parsed with inferred flags"));
   for (const ClosureFile &File : R.Files)
     if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
       ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);

@@ -31,18 +31,6 @@ json verifyReport(const VerifyReport &V) {
   return Out;
 }
 
-const char *severity(AnalysisDiagnostic::Level Level) {
-  switch (Level) {
-  case AnalysisDiagnostic::Level::Note:
-    return "note";
-  case AnalysisDiagnostic::Level::Warning:
-    return "warning";
-  case AnalysisDiagnostic::Level::Error:
-    return "error";
-  }
-  return "error";
-}
-
 } // namespace
 
 json renderJson(const AnalysisResult &R, const std::string &Source) {
@@ -97,7 +85,7 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   Doc["verify"] = verifyReport(R.Verify);
   json &Diagnostics = Doc["diagnostics"] = json::array();
   for (const AnalysisDiagnostic &D : R.Diagnostics)
-    Diagnostics.push_back({{"severity", severity(D.Severity)},
+    Diagnostics.push_back({{"severity", toString(D.Severity)},
                            {"file", D.Loc.File},
                            {"line", D.Loc.Line},
                            {"message", D.Message},

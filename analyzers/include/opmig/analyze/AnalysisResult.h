@@ -86,6 +86,8 @@ struct AnalysisDiagnostic {
   }
 };
 
+const char *toString(AnalysisDiagnostic::Level L);
+
 struct StageTime {
   std::string Stage;
   double Seconds = 0;
