@@ -16,8 +16,7 @@ namespace opmig::analyze {
 
 namespace fs = llvm::sys::fs;
 
-/// Part of every key: entries written by another build of opmig are never
-/// read, since what a parse extracts changes with the code.
+/// Names this build of opmig: its entries are never read by another build.
 static std::string toolStamp() {
   std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
   fs::file_status Status;
@@ -35,9 +34,30 @@ std::string defaultCacheDir() {
   return "";
 }
 
+/// Entries of other builds that nobody used for this long are removed.
+static constexpr std::chrono::hours StaleAfter(24 * 7);
+
+static void removeStaleBuilds(const std::string &CacheRoot, const std::string &Keep) {
+  std::error_code EC;
+  auto Now = std::chrono::system_clock::now();
+  for (fs::directory_iterator It(CacheRoot, EC), End; It != End && !EC; It.increment(EC)) {
+    fs::file_status Status;
+    if (It->path() == Keep || fs::status(It->path(), Status) || !fs::is_directory(Status))
+      continue;
+    if (Now - Status.getLastModificationTime() > StaleAfter)
+      fs::remove_directories(It->path());
+  }
+}
+
+FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree) : Tree(Tree) {
+  if (CacheRoot.empty())
+    return;
+  Dir = CacheRoot + "/" + llvm::utohexstr(llvm::xxh3_64bits(toolStamp()), /*LowerCase=*/true);
+  removeStaleBuilds(CacheRoot, Dir);
+}
+
 std::string FactsCache::entryPath(const ParseRequest &Request) const {
-  static const std::string Stamp = toolStamp();
-  std::string Key = Stamp;
+  std::string Key;
   for (const std::string &Arg : parseCommandLine(Request))
     Key += '\0' + Arg;
   Key += '\0' + Request.SourceRoot;

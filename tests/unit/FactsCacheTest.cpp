@@ -14,6 +14,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
+#include <filesystem>
 #include <gtest/gtest.h>
 
 using namespace opmig::analyze;
@@ -96,12 +98,14 @@ protected:
   }
 
   /// Names of the files in the cache directory.
+  /// Entry files, wherever the cache keeps them below its directory.
   std::vector<std::string> cacheFiles() const {
     std::vector<std::string> Files;
     std::error_code EC;
-    for (llvm::sys::fs::directory_iterator It(CacheDir, EC), End; It != End && !EC;
+    for (llvm::sys::fs::recursive_directory_iterator It(CacheDir, EC), End; It != End && !EC;
          It.increment(EC))
-      Files.push_back(It->path());
+      if (It->type() == llvm::sys::fs::file_type::regular_file)
+        Files.push_back(It->path());
     return Files;
   }
 
@@ -192,6 +196,20 @@ TEST_F(FactsCacheTest, CorruptEntryIsAMiss) {
   }
   // A new store repairs the entry.
   FactsCache(CacheDir, Tree).store(request(), facts());
+  EXPECT_TRUE(lookupFresh(request()));
+}
+
+TEST_F(FactsCacheTest, EntriesOfOtherBuildsAreRemovedOnceStale) {
+  // Two directories as another build of opmig leaves them: one used today,
+  // one untouched for two weeks.
+  std::string Recent = CacheDir + "/0recent", Stale = CacheDir + "/0stale";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Recent));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Stale));
+  std::filesystem::last_write_time(Stale, std::filesystem::file_time_type::clock::now() -
+                                              std::chrono::hours(24 * 14));
+  FactsCache(CacheDir, Tree).store(request(), facts());
+  EXPECT_TRUE(llvm::sys::fs::is_directory(Recent));
+  EXPECT_FALSE(llvm::sys::fs::exists(Stale));
   EXPECT_TRUE(lookupFresh(request()));
 }
 

@@ -4,7 +4,9 @@
 // side); an entry stays valid while every file the parse read is unchanged:
 // same content hash for files of the tree, same size and modification time
 // for toolkit headers. One JSON file per entry, written atomically, so
-// concurrent runs and interrupted runs never see half an entry.
+// concurrent runs and interrupted runs never see half an entry. Entries live
+// in one subdirectory per build of opmig (what a parse extracts changes with
+// the code); those of other builds are removed once unused for a week.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +30,7 @@ std::string defaultCacheDir();
 class FactsCache {
 public:
   /// A cache in `Dir`; an empty `Dir` disables it (`--no-cache`).
-  FactsCache(std::string Dir, const SourceTree &Tree) : Dir(std::move(Dir)), Tree(Tree) {}
+  FactsCache(const std::string &Dir, const SourceTree &Tree);
 
   std::optional<TUFacts> lookup(const ParseRequest &Request);
   /// Best effort: a cache that cannot be written only costs time.
