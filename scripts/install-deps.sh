@@ -38,6 +38,13 @@ fi
 command -v dpkg-query >/dev/null 2>&1 ||
   die "dpkg-query not found: this script supports Debian 12 only. Install the equivalents of: ${PACKAGES[*]} and rerun with OPMIG_SKIP_DEPS=1."
 
+# The CUDA toolkit comes with this project's machines, not from apt: say so
+# when it is absent, since analyses then run without CUDA headers.
+cuda_root="${CUDA_HOME:-/usr/local/cuda}"
+if [[ ! -f "$cuda_root/include/cuda_runtime.h" ]]; then
+  log "warning: no CUDA toolkit at $cuda_root (set CUDA_HOME); CUDA headers will be reported missing."
+fi
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
