@@ -331,6 +331,17 @@ TEST(AnalyzeInputs, NoCacheParsesEverythingAgain) {
   EXPECT_EQ(Result.json()["stats"]["parses_cached"], 0);
 }
 
+/// --verify needs a scratch directory; without one it is the environment
+/// that failed, not the input: exit 3.
+TEST(AnalyzeInputs, UnusableTempDirectoryIsAnInternalError) {
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry", {"--verify"}),
+      {"TMPDIR=" + makeTempDir() + "/absent"});
+  EXPECT_EQ(Result.ExitCode, 3) << Result.Stderr;
+  EXPECT_NE(Result.Stderr.find("scratch directory"), std::string::npos) << Result.Stderr;
+  EXPECT_TRUE(Result.Stdout.empty());
+}
+
 TEST(AnalyzeInputs, PartialResultNamesWhereClangGaveUp) {
   ToolResult Result = runOpmig(
       analyzeArgs(fixture("upstream/partial_parse"), "bucketize_op", {"--format", "json"}));

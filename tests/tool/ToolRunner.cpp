@@ -62,7 +62,7 @@ std::string readFile(const std::string &Path) {
   return Buffer.str();
 }
 
-ToolResult runOpmig(const std::vector<std::string> &Args) {
+ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env) {
   std::string Out = makeTempDir();
   std::string StdoutPath = Out + "/stdout", StderrPath = Out + "/stderr";
   std::vector<std::string> Argv = {OPMIG_BINARY};
@@ -86,6 +86,10 @@ ToolResult runOpmig(const std::vector<std::string> &Args) {
     dup2(OutFD, 1);
     dup2(ErrFD, 2);
     setenv("OPMIG_NO_TORCH", "1", 1);
+    for (const std::string &Setting : Env) {
+      size_t Equals = Setting.find('=');
+      setenv(Setting.substr(0, Equals).c_str(), Setting.substr(Equals + 1).c_str(), 1);
+    }
     std::vector<char *> CArgs;
     for (std::string &Arg : Argv)
       CArgs.push_back(Arg.data());

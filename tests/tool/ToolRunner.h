@@ -19,8 +19,9 @@ struct ToolResult {
 };
 
 /// Runs `opmig Args...` in the repository root with OPMIG_NO_TORCH=1 (no
-/// torch probe) and a cache directory private to the test process.
-ToolResult runOpmig(const std::vector<std::string> &Args);
+/// torch probe), a cache directory private to the test process, and the
+/// `NAME=VALUE` settings of `Env`.
+ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env = {});
 
 /// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.
 std::vector<std::string> stubArgs();
