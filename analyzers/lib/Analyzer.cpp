@@ -57,8 +57,9 @@ class Analysis {
 public:
   Analysis(const AnalyzeOptions &Options, SourceTree Tree, ToolchainPaths Toolchain,
            std::optional<CompileDatabase> Database)
-      : Options(Options), Tree(std::move(Tree)), Toolchain(std::move(Toolchain)),
-        Database(std::move(Database)), Cache(Options.CacheDir, this->Tree) {
+      : Options(Options), Tree(std::move(Tree)), Scope(this->Tree.scope()),
+        Toolchain(std::move(Toolchain)), Database(std::move(Database)),
+        Cache(Options.CacheDir, this->Tree) {
     // TUs a compile database does not list fall back to inferred flags.
     Inferred = inferFlags(this->Tree.Root, this->Toolchain);
     if (this->Database)
@@ -92,6 +93,7 @@ private:
 
   const AnalyzeOptions &Options;
   SourceTree Tree;
+  const TreeScope Scope; ///< What belongs to the tree; asked for every include.
   ToolchainPaths Toolchain;
   std::optional<CompileDatabase> Database;
   TUFlags Inferred;
@@ -129,7 +131,7 @@ ParseRequest Analysis::requestFor(const std::string &TU, ParseSide Side) const {
   ParseRequest Request;
   Request.MainFile = TU;
   Request.SourceRoot = Tree.Root;
-  Request.ExternalDirs = Tree.scope().ExcludedDirs;
+  Request.ExternalDirs = Scope.ExcludedDirs;
   Request.Side = Side;
   // Clang crashes in header search when its working directory is missing;
   // the flags were made absolute when the database was loaded anyway.
@@ -252,17 +254,17 @@ llvm::Expected<AnalysisResult> Analysis::run() {
   stage("resolve", Start);
 
   Start = Clock::now();
-  SymbolClosure Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
+  SymbolClosure Closure = computeClosure(Program, Scope, EntryUsrs, RegistrationOnly);
   for (std::vector<std::string> Next = nextTUs(Closure); !Next.empty(); Next = nextTUs(Closure)) {
     parse(Next);
-    Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
+    Closure = computeClosure(Program, Scope, EntryUsrs, RegistrationOnly);
   }
   // A registration TU that also defines a needed symbol is copied like any
   // other closure file.
   for (const auto &[File, Need] : Closure.Files)
     if (!Need.Defines.empty() || !Need.Instantiates.empty())
       RegistrationOnly.erase(File);
-  Closure = computeClosure(Program, Tree.scope(), EntryUsrs, RegistrationOnly);
+  Closure = computeClosure(Program, Scope, EntryUsrs, RegistrationOnly);
   // An op entry may have resolved before the TU defining its function was
   // parsed: point it at the definition now known.
   for (EntryMatch &Match : Entries)
@@ -402,13 +404,13 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
 
 void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
                                const std::set<std::string> &RegistrationOnly) const {
-  ExternalClassifier Classifier(Toolchain, Tree.scope().ExcludedDirs);
+  ExternalClassifier Classifier(Toolchain, Scope.ExcludedDirs);
   std::map<std::pair<std::string, std::string>, ExternalInclude> ByHeader;
   std::set<std::tuple<std::string, std::string, std::string, unsigned>> Seen;
   for (const IncludeFact &Include : Program.Includes) {
     if (!Closure.Files.count(Include.Includer) || RegistrationOnly.count(Include.Includer))
       continue;
-    if (!Include.Resolved.empty() && Tree.contains(Include.Resolved))
+    if (!Include.Resolved.empty() && Scope.contains(Include.Resolved))
       continue;
     if (!Seen.insert({Include.Spelling, Include.Resolved, Include.Includer, Include.Line}).second)
       continue;
