@@ -77,7 +77,7 @@ private:
   ParseRequest requestFor(const std::string &TU, ParseSide Side) const;
   void parse(const std::vector<std::string> &TUs);
   void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
-  std::vector<std::string> nextTUs(const SymbolClosure &Closure) const;
+  std::vector<std::string> nextTUs(const SymbolClosure &Closure);
   AnalysisResult report(const SymbolClosure &Closure, const std::vector<EntryMatch> &Entries,
                         const std::set<std::string> &RegistrationOnly) const;
   void reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
@@ -102,6 +102,8 @@ private:
   TUFacts Program;                 ///< Everything parsed so far, merged.
   std::set<std::string> ParsedTUs; ///< Absolute paths.
   std::set<std::string> SeenFiles; ///< Every file a parse read.
+  /// Missing symbols already searched for among definition-shaped files.
+  std::set<std::string> DefinitionSearched;
   std::vector<std::string> PartialReasons;
   std::vector<AnalysisDiagnostic> Diagnostics;
   AnalysisStats Stats;
@@ -203,15 +205,25 @@ void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool From
 /// TUs that may hold what the closure still lacks: definitions of needed
 /// symbols, and specializations of templates whose bodies the users cannot
 /// see (any TU including the template's definition can provide one).
-std::vector<std::string> Analysis::nextTUs(const SymbolClosure &Closure) const {
+std::vector<std::string> Analysis::nextTUs(const SymbolClosure &Closure) {
   std::set<std::string> Next;
   for (const std::string &Usr : Closure.MissingDefinitions) {
     const SymbolFact &Sym = Program.Symbols.at(Usr);
     if (Sym.Kind == SymbolKind::Macro)
       continue;
+    // Files that seem to define the name first; every file mentioning it
+    // (callers included) only if that found nothing.
     std::string Base = entryBaseName(Sym.Name);
-    for (std::string &TU : Index->tusCovering(Base, SeenFiles))
-      Next.insert(std::move(TU));
+    auto Unparsed = [&](std::vector<std::string> TUs) {
+      llvm::erase_if(TUs, [&](const std::string &TU) { return ParsedTUs.count(TU); });
+      return TUs;
+    };
+    std::vector<std::string> Candidates;
+    if (DefinitionSearched.insert(Usr).second)
+      Candidates = Unparsed(Index->tusCoveringDefinitions(Base, SeenFiles));
+    if (Candidates.empty())
+      Candidates = Unparsed(Index->tusCovering(Base, SeenFiles));
+    Next.insert(Candidates.begin(), Candidates.end());
   }
   for (const std::string &Usr : Closure.UnprovidedTemplates) {
     const SymbolFact &Sym = Program.Symbols.at(Usr);

@@ -35,6 +35,56 @@ includeSpelling(llvm::StringRef Content, const clang::dependency_directives_scan
   return std::make_pair(Name.drop_front().drop_back().str(), Name.front() == '<');
 }
 
+/// Whether the tokens after a parameter list look like a function body:
+/// `) const noexcept {`, `) : Member(x) {`, `) __attribute__((x)) {` do;
+/// `);`, `),`, `))` (a call) do not.
+bool bodyFollows(llvm::ArrayRef<clang::Token> After) {
+  int Depth = 0;
+  for (const clang::Token &Tok : After.take_front(64)) {
+    if (Tok.isOneOf(clang::tok::l_paren, clang::tok::l_square))
+      ++Depth;
+    else if (Tok.isOneOf(clang::tok::r_paren, clang::tok::r_square) && Depth-- == 0)
+      return false;
+    else if (Depth == 0 && Tok.isOneOf(clang::tok::l_brace, clang::tok::colon))
+      return true;
+    else if (Depth == 0 && Tok.isOneOf(clang::tok::semi, clang::tok::comma, clang::tok::equal,
+                                       clang::tok::r_brace, clang::tok::eof))
+      return false;
+  }
+  return false;
+}
+
+/// Names a file seems to define, from raw tokens alone: `name(...) {`
+/// (functions, also out-of-line members) and `struct name {` / `: `. A cheap
+/// guess that only orders the search for a definition; the parse decides.
+std::set<std::string> definitionShapedNames(llvm::ArrayRef<clang::Token> Stream) {
+  std::set<std::string> Names;
+  for (size_t I = 0; I + 1 < Stream.size(); ++I) {
+    if (Stream[I].isNot(clang::tok::raw_identifier))
+      continue;
+    const clang::Token &Next = Stream[I + 1];
+    llvm::StringRef Name = Stream[I].getRawIdentifier();
+    if (Next.is(clang::tok::l_paren)) {
+      int Depth = 0;
+      size_t Close = I + 1;
+      for (; Close < Stream.size(); ++Close) {
+        if (Stream[Close].is(clang::tok::l_paren))
+          ++Depth;
+        else if (Stream[Close].is(clang::tok::r_paren) && --Depth == 0)
+          break;
+      }
+      if (Close < Stream.size() && bodyFollows(llvm::ArrayRef(Stream).drop_front(Close + 1)))
+        Names.insert(Name.str());
+    } else if (I > 0 && Next.isOneOf(clang::tok::l_brace, clang::tok::colon) &&
+               Stream[I - 1].is(clang::tok::raw_identifier)) {
+      llvm::StringRef Keyword = Stream[I - 1].getRawIdentifier();
+      if (Keyword == "struct" || Keyword == "class" || Keyword == "union" || Keyword == "enum")
+        Names.insert(Name.str());
+    }
+  }
+  return Names;
+}
+
 } // namespace
 
 TokenIndex::TokenIndex(const SourceTree &Tree, const std::vector<std::string> &IncludeDirs) {
@@ -54,11 +104,13 @@ void TokenIndex::indexFile(unsigned Index, const SourceFile &File,
   clang::Lexer Lex(clang::SourceLocation(), LangOpts, Content.begin(), Content.begin(),
                    Content.end());
   std::set<std::string> Seen;
+  std::vector<clang::Token> Stream;
   clang::Token Tok, Previous;
   Tok.startToken();
   Previous.startToken();
   for (bool AtEnd = false; !AtEnd && Tok.isNot(clang::tok::eof);) {
     AtEnd = Lex.LexFromRawLexer(Tok);
+    Stream.push_back(Tok);
     if (Tok.is(clang::tok::raw_identifier)) {
       Seen.insert(Tok.getRawIdentifier().str());
     } else if (Tok.is(clang::tok::string_literal) && Tok.getLength() >= 2) {
@@ -76,6 +128,8 @@ void TokenIndex::indexFile(unsigned Index, const SourceFile &File,
   }
   for (const std::string &Name : Seen)
     Mentions[Name].push_back(Index);
+  for (const std::string &Name : definitionShapedNames(Stream))
+    DefinitionShaped[Name].push_back(Index);
 
   llvm::SmallVector<clang::dependency_directives_scan::Token> Tokens;
   llvm::SmallVector<clang::dependency_directives_scan::Directive> Directives;
@@ -123,9 +177,20 @@ const std::vector<bool> &TokenIndex::reachedFrom(unsigned TU) const {
 
 std::vector<std::string> TokenIndex::tusCovering(llvm::StringRef Name,
                                                  const std::set<std::string> &Skip) const {
+  return tusCoveringFiles(Mentions, Name, Skip);
+}
+
+std::vector<std::string>
+TokenIndex::tusCoveringDefinitions(llvm::StringRef Name, const std::set<std::string> &Skip) const {
+  return tusCoveringFiles(DefinitionShaped, Name, Skip);
+}
+
+std::vector<std::string>
+TokenIndex::tusCoveringFiles(const llvm::StringMap<std::vector<unsigned>> &ByName,
+                             llvm::StringRef Name, const std::set<std::string> &Skip) const {
   std::set<std::string> Result;
-  auto It = Mentions.find(Name);
-  if (It == Mentions.end())
+  auto It = ByName.find(Name);
+  if (It == ByName.end())
     return {};
   for (unsigned File : It->second) {
     if (Skip.count(Files[File].Path))

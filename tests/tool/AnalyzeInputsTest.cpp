@@ -274,6 +274,22 @@ TEST(AnalyzeInputs, MalformedFilesNeverCrash) {
   EXPECT_EQ(filePaths(Nul.json()), (std::vector<std::string>{"csrc/nul.cu"}));
 }
 
+/// The search for a missing definition tries files whose tokens look like
+/// one first; a definition no token shows (made by a macro) is still found.
+TEST(AnalyzeInputs, DefinitionMadeByAMacroIsStillFound) {
+  std::string Tree = makeTempDir();
+  writeFile(Tree + "/csrc/ops.h", "#pragma once\nint made(int X);\n");
+  writeFile(Tree + "/csrc/macro.h", "#pragma once\n#define DEFINE(N) int N(int X) { return X; }\n");
+  writeFile(Tree + "/csrc/impl.cu", "#include \"macro.h\"\nDEFINE(made)\n");
+  writeFile(Tree + "/csrc/entry.cu", "#include \"ops.h\"\nint entry() { return made(1); }\n");
+  ToolResult Result = runOpmig(analyzeArgs(Tree, "entry", {"--format", "json", "--verify"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(filePaths(Doc), (std::vector<std::string>{"csrc/entry.cu", "csrc/impl.cu",
+                                                      "csrc/macro.h", "csrc/ops.h"}));
+  EXPECT_TRUE(Doc["verify"]["passed"]) << Doc["verify"].dump();
+}
+
 TEST(AnalyzeInputs, OutputFileIsWrittenWholeAndStdoutStaysEmpty) {
   std::string Out = makeTempDir() + "/analysis.json";
   ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),

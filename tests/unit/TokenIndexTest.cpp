@@ -75,6 +75,23 @@ TEST_F(TokenIndexTest, CoveringListsTUsMentioningTheNameDirectly) {
   EXPECT_EQ(index().tusCovering("scale", {}), paths({"a.cpp", "b.cu"}));
 }
 
+TEST_F(TokenIndexTest, CoveringDefinitionsSkipsCallersAndDeclarations) {
+  write("def.cu", "int scale(int X) { return X; }\n");
+  write("call.cu", "int scale(int X);\nint other() { if (scale(2)) { return 1; } return 0; }\n");
+  write("member.cpp", "struct W { int V; W(); void reset() const; };\n"
+                      "W::W() : V(0) {}\n"
+                      "void W::reset() const __attribute__((noinline)) {}\n");
+  write("types.h", "struct Params { int N; };\n");
+  write("use.cu", "#include \"types.h\"\nint use(Params P) { return P.N; }\n");
+  TokenIndex Index = index();
+  EXPECT_EQ(Index.tusCoveringDefinitions("scale", {}), paths({"def.cu"}));
+  EXPECT_EQ(Index.tusCovering("scale", {}), paths({"call.cu", "def.cu"}));
+  EXPECT_EQ(Index.tusCoveringDefinitions("reset", {}), paths({"member.cpp"}));
+  EXPECT_EQ(Index.tusCoveringDefinitions("W", {}), paths({"member.cpp"}));
+  EXPECT_EQ(Index.tusCoveringDefinitions("Params", {}), paths({"use.cu"}));
+  EXPECT_TRUE(Index.tusCoveringDefinitions("other", {paths({"call.cu"})[0]}).empty());
+}
+
 TEST_F(TokenIndexTest, CoveringAddsOneTUPerHeaderMentioningTheName) {
   // Both a.cpp and b.cpp see helper.h; one parse of either suffices.
   write("helper.h", "inline int helper() { return 1; }\n");

@@ -34,6 +34,10 @@ public:
   /// seen by a parse) are left out.
   std::vector<std::string> tusCovering(llvm::StringRef Name,
                                        const std::set<std::string> &Skip) const;
+  /// Like tusCovering, for the files whose tokens look like a definition of
+  /// `Name` (`Name(...) {`, `struct Name {`): where to look first.
+  std::vector<std::string> tusCoveringDefinitions(llvm::StringRef Name,
+                                                  const std::set<std::string> &Skip) const;
   /// Every TU including `File`, directly or not (all branches taken).
   std::vector<std::string> tusReaching(const std::string &File) const;
   /// Identifiers that appear followed by `(`: names a user could mean.
@@ -50,11 +54,15 @@ private:
 
   void indexFile(unsigned Index, const SourceFile &File,
                  const std::vector<std::string> &IncludeDirs, const SourceTree &Tree);
+  std::vector<std::string> tusCoveringFiles(const llvm::StringMap<std::vector<unsigned>> &ByName,
+                                            llvm::StringRef Name,
+                                            const std::set<std::string> &Skip) const;
   /// For each file, whether each TU reaches it, computed on first use.
   const std::vector<bool> &reachedFrom(unsigned TU) const;
 
   std::vector<FileEntry> Files;
-  llvm::StringMap<std::vector<unsigned>> Mentions; ///< Name -> files, ascending.
+  llvm::StringMap<std::vector<unsigned>> Mentions;         ///< Name -> files, ascending.
+  llvm::StringMap<std::vector<unsigned>> DefinitionShaped; ///< Likewise, definitions only.
   std::set<std::string> Callables;
   mutable std::map<unsigned, std::vector<bool>> Reach;
   size_t EdgeCount = 0;
