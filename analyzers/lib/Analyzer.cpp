@@ -89,7 +89,6 @@ private:
                        const std::set<std::string> &RegistrationOnly) const;
   void reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
                         const std::set<std::string> &RegistrationOnly) const;
-  bool isProvidedInClosure(const std::string &Specialization, const SymbolClosure &Closure) const;
 
   const AnalyzeOptions &Options;
   SourceTree Tree;
@@ -387,6 +386,10 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
 /// they link only if what they reference comes along too.
 void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
                               const std::set<std::string> &RegistrationOnly) const {
+  std::set<std::string> ProvidedInClosure; ///< Specializations a closure file provides.
+  for (const InstantiationFact &Inst : Program.Instantiations)
+    if (Closure.Files.count(Inst.File))
+      ProvidedInClosure.insert(Inst.Specialization);
   for (const auto &[Usr, Sym] : Program.Symbols) {
     if (!Sym.IsDefinition || !isLinkable(Sym.Kind) || Closure.Symbols.count(Usr) ||
         !Closure.Files.count(Sym.File) || RegistrationOnly.count(Sym.File) ||
@@ -401,7 +404,7 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
         Missing.insert(It->second.Name);
     }
     for (const auto &[Specialization, Template] : Sym.Specializations)
-      if (!isProvidedInClosure(Specialization, Closure))
+      if (!ProvidedInClosure.count(Specialization))
         Missing.insert(Program.Symbols.at(Template).Name);
     Sibling.MissingDependencies.assign(Missing.begin(), Missing.end());
     if (!Sibling.MissingDependencies.empty())
@@ -444,13 +447,6 @@ void Analysis::reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
               });
     R.External.push_back(std::move(External));
   }
-}
-
-bool Analysis::isProvidedInClosure(const std::string &Specialization,
-                                   const SymbolClosure &Closure) const {
-  return llvm::any_of(Program.Instantiations, [&](const InstantiationFact &Inst) {
-    return Inst.Specialization == Specialization && Closure.Files.count(Inst.File);
-  });
 }
 
 void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
