@@ -1,0 +1,87 @@
+//===- OpSignature.h - Op schema and fake derived from C++ ------*- C++ -*-===//
+//
+// Reads an entry's C++ signature and host body from the AST and derives what
+// the generated registration glue needs:
+//
+//   std::tuple<at::Tensor, at::Tensor>       schema: (Tensor v_a, Tensor lse_a)
+//   merge(const at::Tensor &v_a,                     -> (Tensor, Tensor)
+//         const at::Tensor &lse_a) {          fake:   (torch.empty_like(v_a),
+//     at::Tensor out = at::empty_like(v_a);            lse_a.new_empty((v_a.shape[0],)))
+//     at::Tensor l = at::empty({v_a.size(0)},
+//                              lse_a.options());
+//     return {out, l};
+//   }
+//
+// Types map as torch's schema language wants them: `at::Tensor` and
+// `torch::Tensor` -> `Tensor`, non-const references -> `Tensor(a!)`,
+// `std::optional<Tensor>` -> `Tensor?`, `int64_t` -> `int`, `double` ->
+// `float`, `bool`, `c10::ScalarType` -> `ScalarType`, ... A fake is derived
+// only where the output shape is evident from the host code (an out
+// parameter, `empty_like(x)`, `at::empty({...})` of input sizes); otherwise
+// `FakeDerived` is false and `FakeReason` says why: never a guessed shape.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_OPSIGNATURE_H
+#define OPMIG_MIGRATE_OPSIGNATURE_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace opmig::migrate {
+
+struct OpParam {
+  std::string Name;
+  std::string CppType;      ///< As declared, e.g. `const at::Tensor &`.
+  std::string SchemaType;   ///< e.g. `Tensor`, `Tensor(a!)`, `int?`.
+  std::string PyAnnotation; ///< e.g. `torch.Tensor`, `int | None`.
+  bool IsTensor = false;
+  bool Mutable = false; ///< Written by the op (non-const Tensor reference).
+};
+
+struct OpSignature {
+  std::string OpName;      ///< Registered op name, e.g. `merge_attn_states`.
+  std::string CppFunction; ///< Upstream qualified function name.
+  std::vector<OpParam> Params;
+  std::vector<std::string> Returns; ///< Schema types; empty for `()`.
+  std::string Schema;               ///< `(Tensor v_a, ...) -> (Tensor, Tensor)`.
+  std::string PyReturn;             ///< e.g. `tuple[torch.Tensor, torch.Tensor]`, `None`.
+  /// `<return type> <unqualified name>(<params>)` as upstream declares it,
+  /// for generated headers.
+  std::string CppDeclaration;
+
+  bool FakeDerived = false;
+  std::string FakeReason; ///< Why no fake was derived; empty when derived.
+  /// Python expression of the fake's result in terms of the parameter
+  /// names (e.g. `(torch.empty_like(v_a), ...)`), or `None` for ops that
+  /// only write their out parameters. Empty when not derived.
+  std::string FakePython;
+  /// The same as C++ statements of a Meta kernel body, with the same
+  /// parameter names (e.g. `return {at::empty_like(v_a), ...};`).
+  std::string FakeCpp;
+};
+
+struct SignatureRequest {
+  std::string SourceRoot; ///< Absolute real path of the upstream tree.
+  /// The resolved entries (AnalysisResult::Entries), each with the op name
+  /// to register it under in `OpNames` (same order).
+  std::vector<analyze::ResolvedEntry> Entries;
+  std::vector<std::string> OpNames;
+  std::map<std::string, std::vector<std::string>> TUFlags; ///< By relative path.
+  std::vector<std::string> ExtraArgs;
+  std::vector<std::string> ExternalDirs;
+};
+
+/// Derives one signature per entry. An entry whose signature has a type the
+/// schema language cannot express fails with an InputError naming the
+/// entry, the parameter and its type.
+llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request);
+
+} // namespace opmig::migrate
+
+#endif

@@ -1,0 +1,110 @@
+//===- SourceRewriter.h - Port closure files into the target layout -*- C++ -*-===//
+//
+// Produces the migrated text of every closure file, through Clang
+// (tooling::Replacements computed on the AST and the preprocessor, never by
+// searching text):
+//
+//   namespace sample_ops {            namespace cache_dit::attn {
+//   void launch();              ->    void launch();
+//   }                                 }
+//   void sample_ops::launch() {}      void cache_dit::attn::launch() {}
+//   #include "../common/checks.h"     #include "attn/common/checks.h"
+//   int entry(at::Tensor x);          namespace cache_dit::attn {
+//                                     int entry(at::Tensor x);
+//                                     } // namespace cache_dit::attn
+//
+// Every reference follows a rename: qualified names, out-of-line
+// definitions, using-declarations and -directives, namespace aliases,
+// template specializations, friend and forward declarations. A name that
+// cannot be rewritten safely (made by token pasting, spelled in a disabled
+// `#if` branch, a namespace opened in pieces) is reported with its location,
+// never left silently. Definitions the entries do not need (sibling ops in a
+// shared TU) are left out of the copy, with their comments.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_SOURCEREWRITER_H
+#define OPMIG_MIGRATE_SOURCEREWRITER_H
+
+#include "opmig/analyze/AnalysisResult.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace opmig::migrate {
+
+/// `From` and `To` are qualified namespace names without a leading `::`,
+/// e.g. `nunchaku::kernels` -> `svdq::kernels`.
+struct NamespaceRename {
+  std::string From;
+  std::string To;
+};
+
+enum class IncludeStyle {
+  RelativeToRoot, ///< `"attn/common/checks.h"`, spelled from `IncludeRoot`.
+  RelativeToFile, ///< `"../common/checks.h"`, spelled from the includer.
+};
+
+struct RewriteRequest {
+  std::string SourceRoot; ///< Absolute real path of the upstream tree.
+  /// Files to port: upstream path -> target path, both relative (to
+  /// `SourceRoot` and to the target root).
+  std::map<std::string, std::string> FileMap;
+  /// Clang flags of each TU to parse, by upstream relative path (as in
+  /// AnalysisResult::TUFlags); every ported TU has an entry.
+  std::map<std::string, std::vector<std::string>> TUFlags;
+  std::vector<std::string> ExtraArgs; ///< Appended to every parse.
+  std::vector<std::string> ExternalDirs; ///< Submodules: external, never rewritten.
+  std::string GpuArch = "sm_90";      ///< Device side of CUDA TUs.
+  std::vector<NamespaceRename> Renames;
+  /// Target namespace that wraps the closure's global-namespace code, e.g.
+  /// `cache_dit::attn`; empty leaves global code where it is.
+  std::string WrapGlobalInto;
+  IncludeStyle Includes = IncludeStyle::RelativeToRoot;
+  std::string IncludeRoot; ///< Target-relative directory, for RelativeToRoot.
+  /// Definitions to leave out, by upstream relative path.
+  std::map<std::string, std::vector<analyze::SiblingDefinition>> DropDefinitions;
+  /// Comment line(s) put first in each file, by upstream relative path.
+  std::map<std::string, std::string> Headers;
+};
+
+struct RewriteIssue {
+  analyze::Location Loc; ///< Upstream-relative.
+  std::string Message;
+  /// A blocking issue means the port would not compile or would be wrong;
+  /// the migration must not be written.
+  bool Blocking = true;
+};
+
+struct RewrittenFile {
+  std::string UpstreamPath;
+  std::string TargetPath;
+  std::string Content;
+  unsigned Replacements = 0;
+  std::vector<std::string> DroppedDefinitions; ///< Qualified names left out.
+};
+
+struct RewriteResult {
+  std::vector<RewrittenFile> Files; ///< In FileMap order.
+  std::vector<RewriteIssue> Issues;
+};
+
+/// Rewrites every file of `Request.FileMap`. Fails only when a file cannot
+/// be read or a TU cannot be parsed at all; code problems become issues.
+llvm::Expected<RewriteResult> rewriteSources(const RewriteRequest &Request);
+
+/// The name `Qualified` (an upstream declaration, no leading `::`) has
+/// after the renames and the wrapping: `sample_ops::f` with
+/// `sample_ops=cache_dit::attn` gives `cache_dit::attn::f`; a global `f`
+/// with WrapGlobalInto `cache_dit::attn` gives `cache_dit::attn::f`. The
+/// longest matching rename wins.
+std::string renamedQualifiedName(const std::string &Qualified,
+                                 const std::vector<NamespaceRename> &Renames,
+                                 const std::string &WrapGlobalInto);
+
+} // namespace opmig::migrate
+
+#endif

@@ -1,0 +1,2 @@
+// PLACEHOLDER: being written; replaced before this lands.
+#include "opmig/migrate/Profile.h"
