@@ -1,1 +1,114 @@
-// PLACEHOLDER
+#include "opmig/migrate/Manifest.h"
+
+#include "nlohmann/json.hpp"
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/SHA256.h"
+
+namespace opmig::migrate {
+
+using nlohmann::json;
+
+std::string sha256Hex(llvm::StringRef Data) {
+  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Data)), /*LowerCase=*/true);
+}
+
+static json toJson(const UpstreamInfo &U) {
+  return {{"repo", U.Repo}, {"commit", U.Commit}, {"dirty", U.Dirty}, {"path", U.PathPrefix}};
+}
+
+static json toJson(const ManifestOp &Op) {
+  return {{"name", Op.Name},
+          {"cpp_function", Op.CppFunction},
+          {"upstream_function", Op.UpstreamFunction},
+          {"schema", Op.Schema},
+          {"fake_derived", Op.FakeDerived}};
+}
+
+static json toJson(const MigratedFileRecord &F) {
+  return {{"upstream_path", F.UpstreamPath},
+          {"target_path", F.TargetPath},
+          {"upstream_sha256", F.UpstreamSha256},
+          {"migrated_sha256", F.MigratedSha256}};
+}
+
+static json toJson(const GeneratedFileRecord &G) {
+  json J = {{"target_path", G.TargetPath}};
+  if (G.Blocks.empty())
+    J["sha256"] = G.Sha256;
+  else
+    J["blocks"] = G.Blocks;
+  return J;
+}
+
+template <typename T> static json arrayOf(const std::vector<T> &Items) {
+  json A = json::array();
+  for (const T &Item : Items)
+    A.push_back(toJson(Item));
+  return A;
+}
+
+std::string serializeManifest(const Manifest &M) {
+  json Renames = json::array();
+  for (const NamespaceRename &R : M.Renames)
+    Renames.push_back({{"from", R.From}, {"to", R.To}});
+  json J = {{"schema", ManifestSchemaVersion},
+            {"tool", {{"name", "opmig"}, {"version", M.ToolVersion}}},
+            {"profile", M.Profile},
+            {"domain", M.Domain},
+            {"upstream", toJson(M.Upstream)},
+            {"entries", M.Entries},
+            {"ops", arrayOf(M.Ops)},
+            {"namespace_renames", Renames},
+            {"wrap_global_namespace_into", M.WrapGlobalInto},
+            {"files", arrayOf(M.Files)},
+            {"generated", arrayOf(M.Generated)}};
+  return J.dump(2) + "\n";
+}
+
+static Manifest fromJson(const json &J) {
+  Manifest M;
+  M.ToolVersion = J.at("tool").at("version").get<std::string>();
+  M.Profile = J.at("profile").get<std::string>();
+  M.Domain = J.at("domain").get<std::string>();
+  const json &U = J.at("upstream");
+  M.Upstream = {U.at("repo").get<std::string>(), U.at("commit").get<std::string>(),
+                U.at("dirty").get<bool>(), U.at("path").get<std::string>()};
+  M.Entries = J.at("entries").get<std::vector<std::string>>();
+  for (const json &Op : J.at("ops"))
+    M.Ops.push_back({Op.at("name"), Op.at("cpp_function"), Op.at("upstream_function"),
+                     Op.at("schema"), Op.at("fake_derived")});
+  for (const json &R : J.at("namespace_renames"))
+    M.Renames.push_back({R.at("from"), R.at("to")});
+  M.WrapGlobalInto = J.at("wrap_global_namespace_into").get<std::string>();
+  for (const json &F : J.at("files"))
+    M.Files.push_back({F.at("upstream_path"), F.at("target_path"), F.at("upstream_sha256"),
+                       F.at("migrated_sha256")});
+  for (const json &G : J.at("generated")) {
+    GeneratedFileRecord Record;
+    Record.TargetPath = G.at("target_path").get<std::string>();
+    if (G.contains("blocks"))
+      Record.Blocks = G.at("blocks").get<std::map<std::string, std::string>>();
+    else
+      Record.Sha256 = G.at("sha256").get<std::string>();
+    M.Generated.push_back(std::move(Record));
+  }
+  return M;
+}
+
+llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Origin) {
+  try {
+    json J = json::parse(Text.begin(), Text.end());
+    if (J.value("schema", "") != ManifestSchemaVersion)
+      return inputError(
+          Origin.str(), ": not an opmig manifest of schema ", ManifestSchemaVersion,
+          "; remove it (and the files it lists) or migrate with the opmig that wrote it");
+    return fromJson(J);
+  } catch (const json::exception &E) {
+    return inputError(Origin.str(), ": malformed manifest (", E.what(),
+                      "); restore it from version control or remove the domain and migrate again");
+  }
+}
+
+} // namespace opmig::migrate

@@ -1,1 +1,170 @@
-// PLACEHOLDER
+#include "opmig/migrate/MigrationPlan.h"
+
+#include "opmig/analyze/Errors.h"
+#include "opmig/migrate/TemplateRenderer.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <set>
+
+namespace opmig::migrate {
+
+namespace path = llvm::sys::path;
+
+namespace {
+
+bool isIdentifier(llvm::StringRef Name) {
+  return !Name.empty() && (llvm::isAlpha(Name.front()) || Name.front() == '_') &&
+         llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+}
+
+bool isQualifiedName(llvm::StringRef Name) {
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  Name.split(Parts, "::");
+  return llvm::all_of(Parts, isIdentifier);
+}
+
+/// `a::B<x::y>::c` -> `a`: the first component, outside template arguments.
+llvm::StringRef firstComponent(llvm::StringRef Qualified) {
+  int Depth = 0;
+  for (size_t I = 0; I + 1 < Qualified.size(); ++I) {
+    if (Qualified[I] == '<')
+      ++Depth;
+    else if (Qualified[I] == '>')
+      --Depth;
+    else if (Depth == 0 && Qualified.substr(I).starts_with("::"))
+      return Qualified.take_front(I);
+  }
+  return "";
+}
+
+/// Top-level namespaces that closure symbols live in (a class's members
+/// are qualified by the class, which is not a namespace).
+std::vector<std::string> closureNamespaces(const analyze::AnalysisResult &Analysis) {
+  std::set<std::string> Types, Namespaces;
+  for (const analyze::ClosureSymbol &S : Analysis.Symbols) {
+    using analyze::SymbolKind;
+    if (S.Kind == SymbolKind::Class || S.Kind == SymbolKind::Enum || S.Kind == SymbolKind::Alias)
+      Types.insert(S.Name);
+    if (llvm::StringRef First = firstComponent(S.Name); isIdentifier(First))
+      Namespaces.insert(First.str());
+  }
+  std::vector<std::string> Result;
+  for (const std::string &N : Namespaces)
+    if (!Types.count(N))
+      Result.push_back(N);
+  return Result;
+}
+
+/// The deepest folder that every file in `Paths` is under (may be empty).
+std::string commonFolder(const std::vector<std::string> &Paths) {
+  std::vector<llvm::StringRef> Common;
+  bool First = true;
+  for (llvm::StringRef P : Paths) {
+    std::vector<llvm::StringRef> Dirs(path::begin(P, path::Style::posix), path::end(P));
+    Dirs.pop_back(); // The file name.
+    if (First) {
+      Common = Dirs;
+      First = false;
+      continue;
+    }
+    size_t N = 0;
+    while (N < Common.size() && N < Dirs.size() && Common[N] == Dirs[N])
+      ++N;
+    Common.resize(N);
+  }
+  return llvm::join(Common, "/");
+}
+
+llvm::Expected<std::string> expand(const std::string &Template, const nlohmann::json &Context,
+                                   const Profile &P, llvm::StringRef Key) {
+  return renderTemplate(Template, Context, P.Name + " profile: " + Key.str());
+}
+
+std::string opNameOf(const analyze::ResolvedEntry &Entry) {
+  llvm::StringRef Name = Entry.Via == "function" ? Entry.Function : Entry.Requested;
+  return Name.rsplit("::").second.empty() ? Name.str() : Name.rsplit("::").second.str();
+}
+
+} // namespace
+
+llvm::Error checkDomainName(const std::string &Domain) {
+  llvm::StringRef D(Domain);
+  bool Valid =
+      !D.empty() && D.size() <= 64 && llvm::isLower(D.front()) &&
+      llvm::all_of(D, [](char C) { return llvm::isLower(C) || llvm::isDigit(C) || C == '_'; });
+  if (!Valid)
+    return inputError("invalid --domain '", Domain,
+                      "': use a lower-case identifier such as 'attn' or 'fp8_comm' (it becomes a "
+                      "folder, a C++ namespace and a Python module name)");
+  return llvm::Error::success();
+}
+
+llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec) {
+  auto [From, To] = llvm::StringRef(Spec).split('=');
+  From.consume_front("::");
+  To.consume_front("::");
+  if (!isQualifiedName(From) || !isQualifiedName(To))
+    return inputError("invalid --rename-namespace '", Spec,
+                      "': expected OLD=NEW with C++ namespace names, e.g. "
+                      "nunchaku::kernels=svdq::kernels");
+  return NamespaceRename{From.str(), To.str()};
+}
+
+llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analysis,
+                                            const Profile &P, const PlanOptions &Options) {
+  if (llvm::Error E = checkDomainName(Options.Domain))
+    return E;
+  MigrationPlan Plan;
+  Plan.Domain = Options.Domain;
+  nlohmann::json Context = {{"domain", Options.Domain},
+                            {"domain_upper", llvm::StringRef(Options.Domain).upper()},
+                            {"profile", P.Name}};
+  struct Field {
+    const std::string &Template;
+    std::string &Out;
+    const char *Key;
+  };
+  for (Field F : {Field{P.NativeDir, Plan.NativeDir, "native_dir"},
+                  Field{P.Namespace, Plan.Namespace, "namespace"},
+                  Field{P.OpNamespace, Plan.OpNamespace, "op_namespace"},
+                  Field{P.Extension, Plan.Extension, "extension"},
+                  Field{P.IncludeRoot, Plan.IncludeRoot, "includes.root"}}) {
+    llvm::Expected<std::string> Value = expand(F.Template, Context, P, F.Key);
+    if (!Value)
+      return Value.takeError();
+    F.Out = std::move(*Value);
+  }
+  Plan.Includes = P.Includes;
+
+  std::vector<std::string> Ported;
+  for (const analyze::ClosureFile &F : Analysis.Files)
+    (F.Role == analyze::FileRole::Registration ? Plan.Regenerated : Ported).push_back(F.Path);
+  std::string Common = commonFolder(Ported);
+  for (const std::string &Up : Ported) {
+    llvm::StringRef Below = llvm::StringRef(Up).drop_front(Common.empty() ? 0 : Common.size() + 1);
+    Plan.FileMap[Up] = Plan.NativeDir + "/" + Below.str();
+  }
+
+  Plan.Renames = Options.ExplicitRenames;
+  for (const std::string &N : closureNamespaces(Analysis))
+    if (llvm::none_of(Options.ExplicitRenames,
+                      [&](const NamespaceRename &R) { return R.From == N; }))
+      Plan.Renames.push_back({N, Plan.Namespace});
+  if (P.WrapGlobalNamespace)
+    Plan.WrapGlobalInto = Plan.Namespace;
+
+  std::set<std::string> Seen;
+  for (const analyze::ResolvedEntry &Entry : Analysis.Entries) {
+    PlannedOp Op{opNameOf(Entry), Entry.Function,
+                 renamedQualifiedName(Entry.Function, Plan.Renames, Plan.WrapGlobalInto)};
+    if (!Seen.insert(Op.Name).second)
+      return inputError("two entries register as op '", Op.Name, "'; pass each entry once");
+    Plan.Ops.push_back(std::move(Op));
+  }
+  return Plan;
+}
+
+} // namespace opmig::migrate

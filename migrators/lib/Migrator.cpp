@@ -1,1 +1,499 @@
-// PLACEHOLDER
+#include "opmig/migrate/Migrator.h"
+
+#include "GlueContext.h"
+#include "UpstreamProbe.h"
+#include "opmig/analyze/Errors.h"
+#include "opmig/migrate/Profile.h"
+#include "opmig/migrate/TargetEdits.h"
+#include "opmig/migrate/TemplateRenderer.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <optional>
+
+namespace opmig::migrate {
+
+namespace fs = llvm::sys::fs;
+using nlohmann::json;
+
+const char *toString(ChangeKind K) {
+  switch (K) {
+  case ChangeKind::Migrated:
+    return "migrated";
+  case ChangeKind::Generated:
+    return "generated";
+  case ChangeKind::Edited:
+    return "edited";
+  case ChangeKind::Manifest:
+    return "manifest";
+  }
+  return "?";
+}
+
+const char *toString(ChangeAction A) {
+  switch (A) {
+  case ChangeAction::Create:
+    return "create";
+  case ChangeAction::Update:
+    return "update";
+  case ChangeAction::Unchanged:
+    return "unchanged";
+  case ChangeAction::Remove:
+    return "remove";
+  }
+  return "?";
+}
+
+bool MigrationResult::hasBlockingIssues() const {
+  return llvm::any_of(Issues, [](const RewriteIssue &I) { return I.Blocking; });
+}
+
+bool MigrationResult::hasConflicts() const {
+  return llvm::any_of(Changes, [](const PlannedChange &C) { return !C.Conflict.empty(); });
+}
+
+bool MigrationResult::changesAnything() const {
+  return llvm::any_of(Changes,
+                      [](const PlannedChange &C) { return C.Action != ChangeAction::Unchanged; });
+}
+
+std::vector<FileChange> MigrationResult::fileChanges() const {
+  std::vector<FileChange> Out;
+  for (const PlannedChange &C : Changes)
+    if (C.Action != ChangeAction::Unchanged)
+      Out.push_back({C.Path, C.NewContent, C.Action == ChangeAction::Remove});
+  return Out;
+}
+
+namespace {
+
+std::string joinPath(llvm::StringRef A, llvm::StringRef B) {
+  llvm::SmallString<256> P(A);
+  llvm::sys::path::append(P, B);
+  return std::string(P);
+}
+
+/// The file's text, or nullopt when it does not exist.
+llvm::Expected<std::optional<std::string>> readIfExists(const std::string &Path) {
+  if (!fs::exists(Path))
+    return std::nullopt;
+  auto Buffer =
+      llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return inputError("cannot read ", Path, ": ", Buffer.getError().message());
+  return std::optional<std::string>((*Buffer)->getBuffer().str());
+}
+
+/// What the target had before, as the previous manifest recorded it.
+struct PreviousRun {
+  std::optional<Manifest> Recorded;
+
+  const MigratedFileRecord *migrated(const std::string &Path) const {
+    if (!Recorded)
+      return nullptr;
+    for (const MigratedFileRecord &F : Recorded->Files)
+      if (F.TargetPath == Path)
+        return &F;
+    return nullptr;
+  }
+  const GeneratedFileRecord *generated(const std::string &Path) const {
+    if (!Recorded)
+      return nullptr;
+    for (const GeneratedFileRecord &G : Recorded->Generated)
+      if (G.TargetPath == Path)
+        return &G;
+    return nullptr;
+  }
+  /// sha256 the previous run recorded for a whole owned file, if any.
+  std::optional<std::string> ownedSha(const std::string &Path) const {
+    if (const MigratedFileRecord *F = migrated(Path))
+      return F->MigratedSha256;
+    if (const GeneratedFileRecord *G = generated(Path); G && G->Blocks.empty())
+      return G->Sha256;
+    return std::nullopt;
+  }
+};
+
+class Pipeline {
+public:
+  explicit Pipeline(const MigrateOptions &Options) : Options(Options) {}
+  llvm::Expected<MigrationResult> run();
+
+private:
+  llvm::Error checkTarget();
+  llvm::Error analyze();
+  llvm::Error loadPreviousManifest();
+  llvm::Expected<std::vector<std::string>> generatedPaths();
+  UpstreamInfo upstream() const;
+  llvm::Error rewrite(const UpstreamInfo &Upstream);
+  llvm::Error derive();
+  llvm::Error render(const UpstreamInfo &Upstream, const std::vector<std::string> &Generated);
+  llvm::Error addOwnedChange(PlannedChange Change);
+  llvm::Error addEditedChange(const GeneratedOutput &Output);
+  void addRemovals();
+  void addManifest();
+
+  const MigrateOptions &Options;
+  Profile P;
+  std::string TargetRoot;
+  PreviousRun Previous;
+  MigrationResult R;
+};
+
+llvm::Error Pipeline::checkTarget() {
+  if (!fs::is_directory(Options.TargetRoot))
+    return inputError("--target ", Options.TargetRoot,
+                      " is not a directory; pass the root of the repository to migrate into");
+  llvm::SmallString<256> Real;
+  if (std::error_code EC = fs::real_path(Options.TargetRoot, Real))
+    return inputError("cannot resolve --target ", Options.TargetRoot, ": ", EC.message());
+  TargetRoot = std::string(Real);
+  llvm::Expected<bool> Recovered = recoverInterrupted(TargetRoot);
+  if (!Recovered)
+    return Recovered.takeError();
+  R.RecoveredInterrupted = *Recovered;
+  for (const std::string &Required : P.RequiredTargetFiles)
+    if (!fs::exists(joinPath(TargetRoot, Required)))
+      return inputError("--target ", Options.TargetRoot, " does not follow the ", P.Name,
+                        " convention: ", Required, " is missing; pick the right --profile");
+  return llvm::Error::success();
+}
+
+llvm::Error Pipeline::analyze() {
+  llvm::Expected<analyze::AnalysisResult> Analysis = analyze::analyzeClosure(Options.Analysis);
+  if (!Analysis)
+    return Analysis.takeError();
+  R.Analysis = std::move(*Analysis);
+  if (R.Analysis.isPartial() && !Options.AllowPartial)
+    return inputError(
+        "the analysis of ", Options.Analysis.SourceRoot,
+        " is partial, so the closure may miss files: ", llvm::join(R.Analysis.PartialReasons, "; "),
+        ". Give the flags the tree needs (-p, or after --), or pass --allow-partial");
+  return llvm::Error::success();
+}
+
+llvm::Error Pipeline::loadPreviousManifest() {
+  R.ManifestPath = R.Plan.NativeDir + "/" + ManifestFileName;
+  std::string Full = joinPath(TargetRoot, R.ManifestPath);
+  llvm::Expected<std::optional<std::string>> Text = readIfExists(Full);
+  if (!Text)
+    return Text.takeError();
+  if (!*Text)
+    return llvm::Error::success();
+  llvm::Expected<Manifest> M = parseManifest(**Text, Full);
+  if (!M)
+    return M.takeError();
+  if (M->Profile != P.Name)
+    return inputError("domain '", R.Plan.Domain, "' was migrated with profile '", M->Profile, "' (",
+                      Full, "); migrate it again with --profile ", M->Profile);
+  R.HadManifest = true;
+  Previous.Recorded = std::move(*M);
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::vector<std::string>> Pipeline::generatedPaths() {
+  json Base = baseContext(R.Plan, P);
+  std::vector<std::string> Paths;
+  for (const GeneratedFileSpec &Spec : P.Files) {
+    std::vector<json> Contexts;
+    if (!Spec.PerOp) {
+      Contexts.push_back(Base);
+    } else {
+      for (const PlannedOp &Op : R.Plan.Ops) {
+        json PerOp = Base;
+        PerOp["op"] = {{"name", Op.Name}};
+        Contexts.push_back(std::move(PerOp));
+      }
+    }
+    for (const json &Context : Contexts) {
+      llvm::Expected<std::string> Path = renderTemplate(Spec.Path, Context, P.Name + ": file path");
+      if (!Path)
+        return Path.takeError();
+      for (const auto &[Up, Target] : R.Plan.FileMap)
+        if (Target == *Path)
+          return inputError("upstream file ", Up, " would be migrated to ", Target, ", which the ",
+                            P.Name,
+                            " profile generates; rename it upstream or pick another --domain");
+      Paths.push_back(std::move(*Path));
+    }
+  }
+  return Paths;
+}
+
+UpstreamInfo Pipeline::upstream() const {
+  UpstreamInfo Info = probeUpstream(R.Analysis.SourceRoot);
+  if (!Options.UpstreamRepo.empty())
+    Info.Repo = Options.UpstreamRepo;
+  if (!Options.UpstreamCommit.empty())
+    Info.Commit = Options.UpstreamCommit;
+  if (Info.Repo.empty())
+    Info.Repo = llvm::sys::path::filename(R.Analysis.SourceRoot).str();
+  if (Info.Commit.empty()) {
+    Info.Commit = "unversioned";
+    Info.Dirty = true;
+  }
+  return Info;
+}
+
+llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
+  RewriteRequest Request;
+  Request.SourceRoot = R.Analysis.SourceRoot;
+  Request.FileMap = R.Plan.FileMap;
+  Request.TUFlags = R.Analysis.TUFlags;
+  for (const std::string &Dir : R.Analysis.SubmoduleDirs)
+    Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
+  if (!R.Analysis.GpuArch.empty())
+    Request.GpuArch = R.Analysis.GpuArch;
+  for (const NamespaceRename &Rename : R.Plan.Renames)
+    if (Rename.From != Rename.To)
+      Request.Renames.push_back(Rename);
+  Request.WrapGlobalInto = R.Plan.WrapGlobalInto;
+  Request.Includes = R.Plan.Includes;
+  Request.IncludeRoot = R.Plan.IncludeRoot;
+  json Context = baseContext(R.Plan, P);
+  Context["upstream"] = {
+      {"repo", Upstream.Repo}, {"commit", Upstream.Commit}, {"dirty", Upstream.Dirty}};
+  for (const auto &[Up, Target] : R.Plan.FileMap) {
+    if (auto It = R.Analysis.Siblings.find(Up); It != R.Analysis.Siblings.end())
+      Request.DropDefinitions[Up] = It->second;
+    Context["file"] = {{"upstream_path", Upstream.PathPrefix + Up}, {"target_path", Target}};
+    llvm::Expected<std::string> Header =
+        renderTemplate(P.ProvenanceComment, Context, P.Name + ": provenance_comment");
+    if (!Header)
+      return Header.takeError();
+    Request.Headers[Up] = std::move(*Header);
+  }
+  llvm::Expected<RewriteResult> Rewritten = rewriteSources(Request);
+  if (!Rewritten)
+    return Rewritten.takeError();
+  R.Issues = std::move(Rewritten->Issues);
+  for (RewrittenFile &File : Rewritten->Files) {
+    PlannedChange Change;
+    Change.Path = File.TargetPath;
+    Change.Kind = ChangeKind::Migrated;
+    Change.NewContent = std::move(File.Content);
+    Change.UpstreamPath = File.UpstreamPath;
+    Change.Replacements = File.Replacements;
+    Change.DroppedDefinitions = std::move(File.DroppedDefinitions);
+    if (llvm::Error E = addOwnedChange(std::move(Change)))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+llvm::Error Pipeline::derive() {
+  SignatureRequest Request;
+  Request.SourceRoot = R.Analysis.SourceRoot;
+  Request.Entries = R.Analysis.Entries;
+  for (const PlannedOp &Op : R.Plan.Ops)
+    Request.OpNames.push_back(Op.Name);
+  Request.TUFlags = R.Analysis.TUFlags;
+  for (const std::string &Dir : R.Analysis.SubmoduleDirs)
+    Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
+  llvm::Expected<std::vector<OpSignature>> Ops = deriveSignatures(Request);
+  if (!Ops)
+    return Ops.takeError();
+  R.Ops = std::move(*Ops);
+  return llvm::Error::success();
+}
+
+llvm::Error Pipeline::render(const UpstreamInfo &Upstream,
+                             const std::vector<std::string> &Generated) {
+  json Context = glueContext(R.Plan, P, R.Ops, Upstream, Generated, Options.ToolVersion);
+  llvm::Expected<std::vector<GeneratedOutput>> Outputs = renderProfile(P, Context, TargetRoot);
+  if (!Outputs)
+    return Outputs.takeError();
+  for (GeneratedOutput &Output : *Outputs) {
+    if (Output.EditsTargetFile) {
+      if (llvm::Error E = addEditedChange(Output))
+        return E;
+      continue;
+    }
+    PlannedChange Change;
+    Change.Path = std::move(Output.Path);
+    Change.Kind = ChangeKind::Generated;
+    Change.NewContent = std::move(Output.Content);
+    if (llvm::Error E = addOwnedChange(std::move(Change)))
+      return E;
+  }
+  return llvm::Error::success();
+}
+
+/// A file the migration owns: overwriting it is safe only when the target
+/// still holds what the previous migration wrote.
+llvm::Error Pipeline::addOwnedChange(PlannedChange Change) {
+  if (llvm::Error E = checkTargetPath(TargetRoot, Change.Path))
+    return E;
+  llvm::Expected<std::optional<std::string>> Old = readIfExists(joinPath(TargetRoot, Change.Path));
+  if (!Old)
+    return Old.takeError();
+  if (!*Old) {
+    Change.Action = ChangeAction::Create;
+  } else {
+    Change.OldContent = std::move(**Old);
+    Change.Action =
+        Change.OldContent == Change.NewContent ? ChangeAction::Unchanged : ChangeAction::Update;
+    std::optional<std::string> Recorded = Previous.ownedSha(Change.Path);
+    if (Change.Action == ChangeAction::Update && !Recorded)
+      Change.Conflict = "exists and was not written by opmig";
+    else if (Change.Action == ChangeAction::Update && *Recorded != sha256Hex(Change.OldContent))
+      Change.Conflict = "edited since the last migration";
+  }
+  if (Change.Kind == ChangeKind::Migrated) {
+    auto Upstream = readIfExists(joinPath(R.Analysis.SourceRoot, Change.UpstreamPath));
+    if (!Upstream)
+      return Upstream.takeError();
+    R.NewManifest.Files.push_back({Change.UpstreamPath, Change.Path,
+                                   sha256Hex(Upstream->value_or("")),
+                                   sha256Hex(Change.NewContent)});
+  } else {
+    R.NewManifest.Generated.push_back({Change.Path, sha256Hex(Change.NewContent), {}});
+  }
+  R.Changes.push_back(std::move(Change));
+  return llvm::Error::success();
+}
+
+/// A file the target owns: only the migration's blocks in it are checked.
+llvm::Error Pipeline::addEditedChange(const GeneratedOutput &Output) {
+  if (llvm::Error E = checkTargetPath(TargetRoot, Output.Path))
+    return E;
+  llvm::Expected<std::optional<std::string>> Old = readIfExists(joinPath(TargetRoot, Output.Path));
+  if (!Old)
+    return Old.takeError();
+  PlannedChange Change;
+  Change.Path = Output.Path;
+  Change.Kind = ChangeKind::Edited;
+  Change.NewContent = Output.Content;
+  Change.OldContent = Old->value_or("");
+  Change.Action = !*Old ? ChangeAction::Create
+                        : (Change.OldContent == Change.NewContent ? ChangeAction::Unchanged
+                                                                  : ChangeAction::Update);
+  GeneratedFileRecord Record{Output.Path, "", {}};
+  const GeneratedFileRecord *Before = Previous.generated(Output.Path);
+  for (const GeneratedBlock &Block : Output.Blocks) {
+    Change.Blocks.push_back(Block.Id);
+    Record.Blocks[Block.Id] = sha256Hex(Block.Content);
+    std::optional<std::string> Current =
+        findGeneratedBlock(Change.OldContent, Output.Path, R.Plan.Domain, Block.Id);
+    if (!Current || Change.Action == ChangeAction::Unchanged)
+      continue;
+    auto RecordedSha = Before ? Before->Blocks.find(Block.Id) : Record.Blocks.end();
+    if (!Before || RecordedSha == Before->Blocks.end())
+      Change.Conflict = "block " + R.Plan.Domain + ":" + Block.Id + " was not written by opmig";
+    else if (RecordedSha->second != sha256Hex(*Current))
+      Change.Conflict =
+          "block " + R.Plan.Domain + ":" + Block.Id + " edited since the last migration";
+  }
+  R.NewManifest.Generated.push_back(std::move(Record));
+  R.Changes.push_back(std::move(Change));
+  return llvm::Error::success();
+}
+
+/// Files the previous migration wrote that this one no longer produces
+/// (the closure shrank, or an entry was dropped).
+void Pipeline::addRemovals() {
+  if (!Previous.Recorded)
+    return;
+  std::vector<std::string> Owned;
+  for (const MigratedFileRecord &F : Previous.Recorded->Files)
+    Owned.push_back(F.TargetPath);
+  for (const GeneratedFileRecord &G : Previous.Recorded->Generated)
+    if (G.Blocks.empty())
+      Owned.push_back(G.TargetPath);
+  for (const std::string &Path : Owned) {
+    if (llvm::any_of(R.Changes, [&](const PlannedChange &C) { return C.Path == Path; }))
+      continue;
+    auto Old = readIfExists(joinPath(TargetRoot, Path));
+    if (!Old || !*Old) {
+      llvm::consumeError(Old.takeError());
+      continue;
+    }
+    PlannedChange Change;
+    Change.Path = Path;
+    Change.Kind = Previous.migrated(Path) ? ChangeKind::Migrated : ChangeKind::Generated;
+    Change.Action = ChangeAction::Remove;
+    Change.OldContent = std::move(**Old);
+    if (*Previous.ownedSha(Path) != sha256Hex(Change.OldContent))
+      Change.Conflict = "edited since the last migration";
+    R.Changes.push_back(std::move(Change));
+  }
+}
+
+void Pipeline::addManifest() {
+  Manifest &M = R.NewManifest;
+  M.ToolVersion = Options.ToolVersion;
+  M.Profile = P.Name;
+  M.Domain = R.Plan.Domain;
+  M.Entries = Options.Analysis.Entries;
+  for (size_t I = 0; I < R.Ops.size(); ++I)
+    M.Ops.push_back({R.Plan.Ops[I].Name, R.Plan.Ops[I].TargetFunction,
+                     R.Plan.Ops[I].UpstreamFunction, R.Ops[I].Schema, R.Ops[I].FakeDerived});
+  M.Renames = R.Plan.Renames;
+  M.WrapGlobalInto = R.Plan.WrapGlobalInto;
+  auto ByTarget = [](const auto &A, const auto &B) { return A.TargetPath < B.TargetPath; };
+  std::sort(M.Files.begin(), M.Files.end(), ByTarget);
+  std::sort(M.Generated.begin(), M.Generated.end(), ByTarget);
+
+  PlannedChange Change;
+  Change.Path = R.ManifestPath;
+  Change.Kind = ChangeKind::Manifest;
+  Change.NewContent = serializeManifest(M);
+  auto Old = readIfExists(joinPath(TargetRoot, Change.Path));
+  if (Old && *Old)
+    Change.OldContent = std::move(**Old);
+  else
+    llvm::consumeError(Old.takeError());
+  Change.Action = !R.HadManifest ? ChangeAction::Create
+                                 : (Change.OldContent == Change.NewContent ? ChangeAction::Unchanged
+                                                                           : ChangeAction::Update);
+  R.Changes.push_back(std::move(Change));
+}
+
+llvm::Expected<MigrationResult> Pipeline::run() {
+  llvm::Expected<Profile> Loaded = loadProfile(Options.Profile, Options.ProfilesDir);
+  if (!Loaded)
+    return Loaded.takeError();
+  P = std::move(*Loaded);
+  if (llvm::Error E = checkDomainName(Options.Domain))
+    return E;
+  if (llvm::Error E = checkTarget())
+    return E;
+  if (llvm::Error E = analyze())
+    return E;
+  llvm::Expected<MigrationPlan> Plan =
+      planMigration(R.Analysis, P, PlanOptions{Options.Domain, Options.Renames});
+  if (!Plan)
+    return Plan.takeError();
+  R.Plan = std::move(*Plan);
+  if (llvm::Error E = loadPreviousManifest())
+    return E;
+  llvm::Expected<std::vector<std::string>> Generated = generatedPaths();
+  if (!Generated)
+    return Generated.takeError();
+  UpstreamInfo Upstream = upstream();
+  R.NewManifest.Upstream = Upstream;
+  if (llvm::Error E = rewrite(Upstream))
+    return E;
+  if (llvm::Error E = derive())
+    return E;
+  if (llvm::Error E = render(Upstream, *Generated))
+    return E;
+  addRemovals();
+  addManifest();
+  std::sort(R.Changes.begin(), R.Changes.end(),
+            [](const PlannedChange &A, const PlannedChange &B) { return A.Path < B.Path; });
+  return std::move(R);
+}
+
+} // namespace
+
+llvm::Expected<MigrationResult> prepareMigration(const MigrateOptions &Options) {
+  return Pipeline(Options).run();
+}
+
+} // namespace opmig::migrate

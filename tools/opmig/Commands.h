@@ -20,7 +20,8 @@ namespace opmig {
 using CommandRunner = std::function<int(const std::vector<std::string> &PassThrough)>;
 
 CommandRunner registerAnalyzeCommand(CLI::App &App);
-/// migrate, validate, audit, review, gate: declared so that `--help` lists
+CommandRunner registerMigrateCommand(CLI::App &App);
+/// validate, audit, review, gate: declared so that `--help` lists
 /// them; each says it is not in this release and exits with ExitBadInput.
 void registerPlannedCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
 

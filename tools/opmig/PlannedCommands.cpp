@@ -12,7 +12,6 @@ struct Planned {
 };
 
 constexpr Planned PlannedCommands[] = {
-    {"migrate", "port an operator's closure into a target repository (planned)"},
     {"validate", "build the migrated kernels and run the layered validators (planned)"},
     {"audit", "check a repository against policy rules kept as data (planned)"},
     {"review", "judge a migration the way a careful reviewer would (planned)"},

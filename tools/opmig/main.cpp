@@ -39,6 +39,8 @@ int main(int Argc, char **Argv) {
   std::vector<std::pair<CLI::App *, CommandRunner>> Commands;
   CommandRunner Analyze = registerAnalyzeCommand(App);
   Commands.push_back({App.get_subcommand("analyze"), Analyze});
+  CommandRunner Migrate = registerMigrateCommand(App);
+  Commands.push_back({App.get_subcommand("migrate"), Migrate});
   registerPlannedCommands(App, Commands);
   // Everything after the first `--` goes to Clang untouched; CLI11 only sees
   // what comes before, so a stray positional is an error, never a flag.

@@ -1,0 +1,74 @@
+//===- MigrationPlan.h - Where each closure file goes, and as what -*- C++ -*-===//
+//
+// The decisions of a migration before any text is produced: the target
+// path of every closure file, the namespace renames, the op names and the
+// names the entries get in the target. For the cache-dit profile and domain
+// `attn`:
+//
+//   csrc/attention/merge.cu       -> csrc/kernels/attn/attention/merge.cu
+//   csrc/common/checks.h          -> csrc/kernels/attn/common/checks.h
+//   csrc/torch_bindings.cpp          (registration: regenerated, not copied)
+//   namespace sample_ops          -> cache_dit::attn   (profile default)
+//   global merge_attn_states      -> cache_dit::attn::merge_attn_states
+//
+// Closure files keep their layout below the deepest folder they all share.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_MIGRATIONPLAN_H
+#define OPMIG_MIGRATE_MIGRATIONPLAN_H
+
+#include "opmig/analyze/AnalysisResult.h"
+#include "opmig/migrate/Profile.h"
+#include "opmig/migrate/SourceRewriter.h"
+
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace opmig::migrate {
+
+struct PlanOptions {
+  std::string Domain;
+  /// `--rename-namespace OLD=NEW`; `OLD=OLD` keeps a namespace as it is
+  /// (e.g. an upstream-derived `svdq::` tree).
+  std::vector<NamespaceRename> ExplicitRenames;
+};
+
+struct PlannedOp {
+  std::string Name;             ///< Registered op name.
+  std::string UpstreamFunction; ///< Qualified, in upstream.
+  std::string TargetFunction;   ///< Qualified, in the target.
+};
+
+struct MigrationPlan {
+  std::string Domain;
+  std::string NativeDir;   ///< Target-relative.
+  std::string Namespace;   ///< The profile's namespace for this domain.
+  std::string OpNamespace; ///< torch.library namespace.
+  std::string Extension;   ///< Python extension module; may be empty.
+  std::string IncludeRoot; ///< Target-relative.
+  IncludeStyle Includes = IncludeStyle::RelativeToRoot;
+  std::map<std::string, std::string> FileMap; ///< Upstream path -> target path.
+  std::vector<std::string> Regenerated;       ///< Registration files not copied.
+  std::vector<NamespaceRename> Renames;
+  std::string WrapGlobalInto;
+  std::vector<PlannedOp> Ops; ///< One per entry, in entry order.
+};
+
+/// A `--domain` must be a lower-case identifier: it becomes a folder, a
+/// C++ namespace and a Python module name.
+llvm::Error checkDomainName(const std::string &Domain);
+
+/// Parses `OLD=NEW` (qualified C++ namespace names, no leading `::`).
+llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec);
+
+/// Plans the port of `Analysis` into a target following `P`.
+llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analysis,
+                                            const Profile &P, const PlanOptions &Options);
+
+} // namespace opmig::migrate
+
+#endif

@@ -1,0 +1,103 @@
+//===- Migrator.h - The `opmig migrate` pipeline ----------------*- C++ -*-===//
+//
+// analyze -> plan -> rewrite closure files -> derive op signatures ->
+// render the profile's glue -> compare with the target and its manifest.
+// The result is every change the migration would make, computed in memory;
+// nothing is written until the caller commits it (StagedWriter.h), so a dry
+// run, a blocked run and a real run share one code path.
+//
+//   MigrateOptions Opts;
+//   Opts.Analysis.SourceRoot = "upstream";
+//   Opts.Analysis.Entries = {"merge_attn_states"};
+//   Opts.TargetRoot = "cache-dit";
+//   Opts.Domain = "attn";
+//   Opts.Profile = "cache-dit";
+//   llvm::Expected<MigrationResult> R = prepareMigration(Opts);
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_MIGRATOR_H
+#define OPMIG_MIGRATE_MIGRATOR_H
+
+#include "opmig/analyze/Analyzer.h"
+#include "opmig/migrate/Manifest.h"
+#include "opmig/migrate/MigrationPlan.h"
+#include "opmig/migrate/OpSignature.h"
+#include "opmig/migrate/SourceRewriter.h"
+#include "opmig/migrate/StagedWriter.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace opmig::migrate {
+
+struct MigrateOptions {
+  analyze::AnalyzeOptions Analysis;
+  std::string TargetRoot;
+  std::string Domain;
+  std::string Profile = "generic"; ///< Built-in name or a profile.json path.
+  std::string ProfilesDir;         ///< Folder of the built-in profiles.
+  std::vector<NamespaceRename> Renames;
+  std::string UpstreamRepo;   ///< Overrides what git says.
+  std::string UpstreamCommit; ///< Overrides what git says.
+  bool AllowPartial = false;  ///< Port even when parses had errors.
+  std::string ToolVersion;
+};
+
+enum class ChangeKind {
+  Migrated,  ///< A closure file, rewritten.
+  Generated, ///< A file the profile generates and the migration owns.
+  Edited,    ///< A target-owned file with generated blocks.
+  Manifest,
+};
+
+enum class ChangeAction { Create, Update, Unchanged, Remove };
+
+const char *toString(ChangeKind K);
+const char *toString(ChangeAction A);
+
+struct PlannedChange {
+  std::string Path; ///< Target-relative.
+  ChangeKind Kind = ChangeKind::Generated;
+  ChangeAction Action = ChangeAction::Create;
+  std::string OldContent; ///< What the target holds now (empty if absent).
+  std::string NewContent;
+  std::string UpstreamPath; ///< For migrated files.
+  unsigned Replacements = 0;
+  std::vector<std::string> DroppedDefinitions;
+  std::vector<std::string> Blocks; ///< For edited files: the block ids.
+  /// Why this change would overwrite work that is not the migration's: a
+  /// file or block edited since the last migration, or a file that opmig
+  /// did not write. Empty when safe.
+  std::string Conflict;
+};
+
+struct MigrationResult {
+  analyze::AnalysisResult Analysis;
+  MigrationPlan Plan;
+  std::vector<OpSignature> Ops;
+  std::vector<RewriteIssue> Issues;
+  std::vector<PlannedChange> Changes; ///< Sorted by path.
+  Manifest NewManifest;
+  std::string ManifestPath; ///< Target-relative.
+  bool HadManifest = false; ///< The domain was migrated before.
+  bool RecoveredInterrupted = false;
+
+  bool hasBlockingIssues() const;
+  bool hasConflicts() const;
+  bool changesAnything() const;
+  /// The changes to commit (unchanged files left out).
+  std::vector<FileChange> fileChanges() const;
+};
+
+/// Runs the pipeline; writes nothing (except that a previously interrupted
+/// migration of the target is rolled back first, see StagedWriter.h). Bad
+/// options, a target that does not follow the profile's convention and an
+/// unusable manifest are InputErrors.
+llvm::Expected<MigrationResult> prepareMigration(const MigrateOptions &Options);
+
+} // namespace opmig::migrate
+
+#endif

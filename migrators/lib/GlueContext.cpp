@@ -1,0 +1,119 @@
+#include "GlueContext.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+namespace opmig::migrate {
+
+namespace path = llvm::sys::path;
+using nlohmann::json;
+
+namespace {
+
+/// `Path` relative to `Dir` when it is inside it, else unchanged.
+std::string relativeTo(llvm::StringRef Path, llvm::StringRef Dir) {
+  if (!Dir.empty() && Path.starts_with(Dir.str() + "/"))
+    return Path.drop_front(Dir.size() + 1).str();
+  return Path.str();
+}
+
+json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
+  json Params = json::array(), TensorParams = json::array();
+  std::vector<std::string> PyParams, PyArgs;
+  for (const OpParam &Param : Sig.Params) {
+    Params.push_back({{"name", Param.Name},
+                      {"schema_type", Param.SchemaType},
+                      {"py_annotation", Param.PyAnnotation},
+                      {"cpp_type", Param.CppType},
+                      {"is_tensor", Param.IsTensor},
+                      {"mutable", Param.Mutable}});
+    if (Param.IsTensor)
+      TensorParams.push_back(Param.Name);
+    PyParams.push_back(Param.Name + ": " + Param.PyAnnotation);
+    PyArgs.push_back(Param.Name);
+  }
+  return {{"name", Planned.Name},
+          {"cpp_function", Planned.TargetFunction},
+          {"cpp_name", llvm::StringRef(Planned.TargetFunction).rsplit("::").second.empty()
+                           ? Planned.TargetFunction
+                           : llvm::StringRef(Planned.TargetFunction).rsplit("::").second.str()},
+          {"upstream_function", Planned.UpstreamFunction},
+          {"schema", Sig.Schema},
+          {"cpp_declaration", Sig.CppDeclaration},
+          {"py_params", llvm::join(PyParams, ", ")},
+          {"py_args", llvm::join(PyArgs, ", ")},
+          {"py_return", Sig.PyReturn},
+          {"returns_none", Sig.Returns.empty()},
+          {"params", Params},
+          {"tensor_params", TensorParams},
+          {"first_tensor", TensorParams.empty() ? "" : TensorParams.front().get<std::string>()},
+          {"fake_derived", Sig.FakeDerived},
+          {"fake_python", Sig.FakePython},
+          {"fake_cpp", Sig.FakeCpp},
+          {"fake_reason", Sig.FakeReason}};
+}
+
+} // namespace
+
+bool isTranslationUnitPath(const std::string &Path) {
+  llvm::StringRef Ext = path::extension(Path);
+  return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c";
+}
+
+json baseContext(const MigrationPlan &Plan, const Profile &P) {
+  // `cache_dit._C_attn`: package `cache_dit`, module name `_C_attn`.
+  llvm::StringRef Extension(Plan.Extension);
+  bool Dotted = Extension.contains('.');
+  return {{"domain", Plan.Domain},
+          {"domain_upper", llvm::StringRef(Plan.Domain).upper()},
+          {"namespace", Plan.Namespace},
+          {"op_namespace", Plan.OpNamespace},
+          {"extension", Plan.Extension},
+          {"extension_name", (Dotted ? Extension.rsplit('.').second : Extension).str()},
+          {"extension_package", (Dotted ? Extension.split('.').first : llvm::StringRef()).str()},
+          {"native_dir", Plan.NativeDir},
+          {"include_root", Plan.IncludeRoot},
+          {"profile", P.Name}};
+}
+
+json glueContext(const MigrationPlan &Plan, const Profile &P, const std::vector<OpSignature> &Ops,
+                 const UpstreamInfo &Upstream, const std::vector<std::string> &GeneratedPaths,
+                 const std::string &ToolVersion) {
+  json Context = baseContext(Plan, P);
+  Context["upstream"] = {
+      {"repo", Upstream.Repo}, {"commit", Upstream.Commit}, {"dirty", Upstream.Dirty}};
+  Context["tool"] = {{"name", "opmig"}, {"version", ToolVersion}};
+
+  std::vector<std::string> Sources, Headers;
+  for (const auto &[Up, Target] : Plan.FileMap)
+    (isTranslationUnitPath(Target) ? Sources : Headers).push_back(Target);
+  for (const std::string &Generated : GeneratedPaths)
+    if (llvm::StringRef(Generated).starts_with(Plan.NativeDir + "/"))
+      (isTranslationUnitPath(Generated) ? Sources : Headers).push_back(Generated);
+  std::sort(Sources.begin(), Sources.end());
+  std::sort(Headers.begin(), Headers.end());
+  json InNativeDir = json::array();
+  for (const std::string &Source : Sources)
+    InNativeDir.push_back(relativeTo(Source, Plan.NativeDir));
+  Context["sources"] = Sources;
+  Context["sources_in_native_dir"] = InNativeDir;
+  Context["headers"] = Headers;
+  std::string BindingHeader = Plan.NativeDir + "/" + Plan.Domain + ".h";
+  Context["binding_header_include"] = Plan.Includes == IncludeStyle::RelativeToRoot
+                                          ? relativeTo(BindingHeader, Plan.IncludeRoot)
+                                          : Plan.Domain + ".h";
+
+  json OpList = json::array();
+  for (size_t I = 0; I < Ops.size(); ++I) {
+    json Op = opContext(Plan.Ops[I], Ops[I]);
+    Op["first"] = I == 0;
+    Op["last"] = I + 1 == Ops.size();
+    OpList.push_back(std::move(Op));
+  }
+  Context["ops"] = OpList;
+  return Context;
+}
+
+} // namespace opmig::migrate

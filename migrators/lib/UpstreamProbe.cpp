@@ -1,0 +1,52 @@
+#include "UpstreamProbe.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include <optional>
+
+namespace opmig::migrate {
+
+namespace {
+
+/// Output of `git -C Dir Args...` without its trailing newline, or nullopt
+/// when git is missing or fails.
+std::optional<std::string> git(const std::string &Dir, std::vector<llvm::StringRef> Args) {
+  static const llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
+  if (!Git)
+    return std::nullopt;
+  llvm::SmallString<128> Out;
+  if (llvm::sys::fs::createTemporaryFile("opmig-git", "txt", Out))
+    return std::nullopt;
+  llvm::scope_exit Cleanup([&] { llvm::sys::fs::remove(Out); });
+  std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
+  Argv.insert(Argv.end(), Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
+                                                llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects) != 0)
+    return std::nullopt;
+  auto Buffer = llvm::MemoryBuffer::getFile(Out);
+  if (!Buffer)
+    return std::nullopt;
+  return (*Buffer)->getBuffer().rtrim("\n").str();
+}
+
+} // namespace
+
+UpstreamInfo probeUpstream(const std::string &SourceRoot) {
+  UpstreamInfo Info;
+  std::optional<std::string> Commit = git(SourceRoot, {"rev-parse", "HEAD"});
+  if (!Commit)
+    return Info;
+  Info.Commit = *Commit;
+  Info.Repo = git(SourceRoot, {"remote", "get-url", "origin"}).value_or("");
+  Info.PathPrefix = git(SourceRoot, {"rev-parse", "--show-prefix"}).value_or("");
+  std::optional<std::string> Status = git(SourceRoot, {"status", "--porcelain", "--", "."});
+  Info.Dirty = !Status || !Status->empty();
+  return Info;
+}
+
+} // namespace opmig::migrate

@@ -1,0 +1,70 @@
+#include "AnalysisOptions.h"
+
+#include "opmig/analyze/CompileFlags.h"
+#include "opmig/analyze/FactsCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace opmig {
+
+namespace {
+
+/// Shows `[done/total] file` on a terminal once a run takes longer than a
+/// moment; silent otherwise, so piped output stays clean.
+std::function<void(const analyze::Progress &)> progressPrinter(bool Quiet) {
+  if (Quiet || !llvm::sys::Process::StandardErrIsDisplayed())
+    return nullptr;
+  auto Start = std::chrono::steady_clock::now();
+  return [Start](const analyze::Progress &P) {
+    if (std::chrono::steady_clock::now() - Start < std::chrono::milliseconds(500))
+      return;
+    llvm::errs() << "\r\033[K[" << P.Done << "/" << P.Total << "] parsed " << P.Current;
+    if (P.Done == P.Total)
+      llvm::errs() << "\r\033[K";
+  };
+}
+
+} // namespace
+
+void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags) {
+  analyze::AnalyzeOptions &O = Flags.Options;
+  Sub.add_option("--source", O.SourceRoot, "root of the upstream source tree")->required();
+  Sub.add_option("--entry", O.Entries,
+                 "entry point: qualified or unqualified C++ function, or registered op name; "
+                 "repeat for several")
+      ->required()
+      ->allow_extra_args(false); // One value per occurrence: `--entry a --entry b`.
+  Sub.add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json");
+  Sub.add_option("-j,--jobs", O.Jobs, "parallel parses (default: one per core)");
+  Sub.add_option("--cache-dir", O.CacheDir,
+                 "per-TU result cache (default: $XDG_CACHE_HOME/opmig/analyze)");
+  Sub.add_flag("--no-cache", Flags.NoCache, "neither read nor write the cache");
+  Sub.add_option("--cuda-path", O.CudaPath,
+                 "CUDA toolkit root (default: $CUDA_HOME, else /usr/local/cuda)");
+  Sub.add_option("--torch-include", O.TorchIncludeDirs,
+                 "torch include directory (default: found from an installed torch)")
+      ->allow_extra_args(false);
+  Sub.add_option("--gpu-arch", O.GpuArch,
+                 "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
+  Sub.add_flag("-q,--quiet", Flags.Quiet, "no progress or warnings on stderr");
+}
+
+void finishAnalysisOptions(AnalysisFlags &Flags, const std::vector<std::string> &PassThrough) {
+  analyze::AnalyzeOptions &Options = Flags.Options;
+  llvm::SmallString<256> Cwd;
+  llvm::sys::fs::current_path(Cwd);
+  std::vector<std::string> Argv = {"clang++"};
+  Argv.insert(Argv.end(), PassThrough.begin(), PassThrough.end());
+  Options.ExtraArgs = analyze::normalizeCompileCommand(Argv, std::string(Cwd)).Args;
+  if (Flags.NoCache)
+    Options.CacheDir.clear();
+  else if (Options.CacheDir.empty())
+    Options.CacheDir = analyze::defaultCacheDir();
+  Options.OnProgress = progressPrinter(Flags.Quiet);
+}
+
+} // namespace opmig

@@ -1,0 +1,163 @@
+#include "MigrationReport.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace opmig {
+
+using migrate::ChangeAction;
+using migrate::MigrationResult;
+using migrate::PlannedChange;
+using nlohmann::json;
+
+namespace {
+
+const char *toString(MigrationOutcome O) {
+  switch (O) {
+  case MigrationOutcome::Written:
+    return "written";
+  case MigrationOutcome::DryRun:
+    return "dry-run";
+  case MigrationOutcome::Blocked:
+    return "blocked";
+  case MigrationOutcome::UpToDate:
+    return "up-to-date";
+  }
+  return "?";
+}
+
+json changeJson(const PlannedChange &C) {
+  json J = {{"path", C.Path},
+            {"kind", migrate::toString(C.Kind)},
+            {"action", migrate::toString(C.Action)}};
+  if (!C.UpstreamPath.empty())
+    J["upstream_path"] = C.UpstreamPath;
+  if (C.Kind == migrate::ChangeKind::Migrated && C.Action != ChangeAction::Remove) {
+    J["replacements"] = C.Replacements;
+    J["dropped_definitions"] = C.DroppedDefinitions;
+  }
+  if (!C.Blocks.empty())
+    J["blocks"] = C.Blocks;
+  if (!C.Conflict.empty())
+    J["conflict"] = C.Conflict;
+  return J;
+}
+
+/// `rewrites, dropped x` for a migrated file; the block ids for an edit.
+std::string changeDetail(const PlannedChange &C) {
+  if (C.Kind == migrate::ChangeKind::Migrated && C.Action != ChangeAction::Remove) {
+    std::string Detail = "from " + C.UpstreamPath;
+    if (C.Replacements)
+      Detail += llvm::formatv(", {0} rewrite{1}", C.Replacements, C.Replacements == 1 ? "" : "s");
+    if (!C.DroppedDefinitions.empty())
+      Detail += ", left out: " + llvm::join(C.DroppedDefinitions, ", ");
+    return Detail;
+  }
+  if (!C.Blocks.empty())
+    return "blocks " + llvm::join(C.Blocks, ", ");
+  return migrate::toString(C.Kind);
+}
+
+} // namespace
+
+json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, bool Forced) {
+  const migrate::Manifest &M = R.NewManifest;
+  json Ops = json::array();
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    const migrate::OpSignature &Sig = R.Ops[I];
+    json Op = {{"name", R.Plan.Ops[I].Name},
+               {"qualified_name", R.Plan.OpNamespace + "::" + R.Plan.Ops[I].Name},
+               {"schema", Sig.Schema},
+               {"upstream_function", R.Plan.Ops[I].UpstreamFunction},
+               {"cpp_function", R.Plan.Ops[I].TargetFunction},
+               {"fake_derived", Sig.FakeDerived}};
+    if (!Sig.FakeDerived)
+      Op["fake_reason"] = Sig.FakeReason;
+    Ops.push_back(std::move(Op));
+  }
+  json Changes = json::array();
+  for (const PlannedChange &C : R.Changes)
+    Changes.push_back(changeJson(C));
+  json Issues = json::array();
+  for (const migrate::RewriteIssue &I : R.Issues)
+    Issues.push_back({{"file", I.Loc.File},
+                      {"line", I.Loc.Line},
+                      {"message", I.Message},
+                      {"blocking", I.Blocking}});
+  json Renames = json::array();
+  for (const migrate::NamespaceRename &Rename : R.Plan.Renames)
+    Renames.push_back({{"from", Rename.From}, {"to", Rename.To}});
+  return {{"schema", MigrateSchemaVersion},
+          {"outcome", toString(Outcome)},
+          {"forced", Forced},
+          {"profile", M.Profile},
+          {"domain", R.Plan.Domain},
+          {"native_dir", R.Plan.NativeDir},
+          {"manifest", R.ManifestPath},
+          {"upstream",
+           {{"repo", M.Upstream.Repo}, {"commit", M.Upstream.Commit}, {"dirty", M.Upstream.Dirty}}},
+          {"namespace_renames", Renames},
+          {"wrap_global_namespace_into", R.Plan.WrapGlobalInto},
+          {"regenerated", R.Plan.Regenerated},
+          {"ops", Ops},
+          {"changes", Changes},
+          {"issues", Issues},
+          {"recovered_interrupted_run", R.RecoveredInterrupted}};
+}
+
+std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outcome, bool Forced,
+                                bool Verbose) {
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  const migrate::UpstreamInfo &Up = R.NewManifest.Upstream;
+  OS << "migrate " << R.Plan.Ops.size() << " op" << (R.Plan.Ops.size() == 1 ? "" : "s") << " into "
+     << R.Plan.NativeDir << " (profile " << R.NewManifest.Profile << ") from " << Up.Repo << " at "
+     << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
+  if (R.RecoveredInterrupted)
+    OS << "note: rolled back an interrupted migration of this target first\n";
+  size_t Unchanged = 0;
+  for (const PlannedChange &C : R.Changes) {
+    if (C.Action == ChangeAction::Unchanged && !Verbose) {
+      ++Unchanged;
+      continue;
+    }
+    OS << llvm::formatv("  {0,-9} {1}  ({2})", migrate::toString(C.Action), C.Path,
+                        changeDetail(C));
+    if (!C.Conflict.empty())
+      OS << "  CONFLICT: " << C.Conflict;
+    OS << "\n";
+  }
+  if (Unchanged)
+    OS << "  " << Unchanged << " file" << (Unchanged == 1 ? "" : "s") << " unchanged\n";
+  for (size_t I = 0; I < R.Ops.size(); ++I) {
+    OS << "op " << R.Plan.OpNamespace << "::" << R.Plan.Ops[I].Name << R.Ops[I].Schema << "\n";
+    if (!R.Ops[I].FakeDerived)
+      OS << "warning: no fake derived for " << R.Plan.Ops[I].Name << ": " << R.Ops[I].FakeReason
+         << "; the generated fake raises until you write one\n";
+  }
+  for (const migrate::RewriteIssue &I : R.Issues)
+    OS << I.Loc.File << ":" << I.Loc.Line << ": " << (I.Blocking ? "error" : "warning") << ": "
+       << I.Message << "\n";
+  switch (Outcome) {
+  case MigrationOutcome::Written:
+    OS << "written" << (Forced ? " (--force: conflicting files overwritten)" : "") << "\n";
+    break;
+  case MigrationOutcome::DryRun:
+    OS << "dry run: nothing written\n";
+    break;
+  case MigrationOutcome::UpToDate:
+    OS << "up to date: nothing to write\n";
+    break;
+  case MigrationOutcome::Blocked:
+    OS << "not written: "
+       << (R.hasBlockingIssues() ? "fix the errors above"
+                                 : "files above were changed by hand; keep your edits by "
+                                   "moving them upstream, or pass --force to overwrite them")
+       << "\n";
+    break;
+  }
+  return Out;
+}
+
+} // namespace opmig
