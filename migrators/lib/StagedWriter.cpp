@@ -20,9 +20,9 @@ using nlohmann::json;
 
 namespace {
 
-std::string join(llvm::StringRef A, llvm::StringRef B, llvm::StringRef C = "") {
+std::string join(llvm::StringRef A, llvm::StringRef B) {
   llvm::SmallString<256> P(A);
-  path::append(P, path::Style::posix, B, C);
+  path::append(P, path::Style::posix, B);
   return std::string(P);
 }
 
