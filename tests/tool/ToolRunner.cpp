@@ -72,7 +72,7 @@ ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std:
   // Subcommand first, then the private cache, so the HOME cache is untouched.
   for (size_t I = 0; I < Args.size(); ++I) {
     Argv.push_back(Args[I]);
-    if (I == 0 && Args[0] == "analyze" && !HasCache) {
+    if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate") && !HasCache) {
       Argv.push_back("--cache-dir");
       Argv.push_back(cacheDir());
     }

@@ -94,6 +94,7 @@ json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, boo
           {"profile", M.Profile},
           {"domain", R.Plan.Domain},
           {"native_dir", R.Plan.NativeDir},
+          {"include_root", R.Plan.IncludeRoot},
           {"manifest", R.ManifestPath},
           {"upstream",
            {{"repo", M.Upstream.Repo}, {"commit", M.Upstream.Commit}, {"dirty", M.Upstream.Dirty}}},

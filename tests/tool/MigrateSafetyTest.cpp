@@ -1,0 +1,206 @@
+// What `opmig migrate` promises about the target: dry runs and blocked runs
+// write nothing, hand edits are not overwritten without --force, a killed
+// run is rolled back, bad input leaves everything as it was, and nothing is
+// ever written outside --target.
+
+#include "MigrateSupport.h"
+#include "ToolRunner.h"
+#include "TreeSnapshot.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <gtest/gtest.h>
+
+namespace opmig::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool contains(const std::string &Text, const std::string &Part) {
+  return Text.find(Part) != std::string::npos;
+}
+
+class MigrateSafetyTest : public ::testing::Test {
+protected:
+  MigrationCase Case = sampleIntoCacheDit();
+  MigrationSandbox Box{Case};
+
+  ToolResult migrate(const std::vector<std::string> &Extra = {},
+                     const std::vector<std::string> &Env = {}) {
+    return runOpmig(migrateArgs(Case, Box, Extra), Env);
+  }
+  std::string target(const std::string &Rel) const { return Box.Target + "/" + Rel; }
+};
+
+TEST_F(MigrateSafetyTest, DryRunPrintsTheDiffAndWritesNothing) {
+  Tree Before = snapshotTree(Box.Target);
+  ToolResult R = migrate({"--dry-run"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stdout, "--- /dev/null\n+++ b/csrc/kernels/attn/attn.cpp\n")) << R.Stdout;
+  EXPECT_TRUE(contains(R.Stdout, "--- a/src/cache_dit/kernels/__init__.py\n")) << R.Stdout;
+  EXPECT_TRUE(contains(R.Stdout, "dry run: nothing written")) << R.Stdout;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+}
+
+TEST_F(MigrateSafetyTest, MigratedFilesStartWithTheirProvenance) {
+  ASSERT_EQ(migrate().ExitCode, 0);
+  std::string Migrated = readFile(target("csrc/kernels/attn/attention/merge_attn_states.cu"));
+  EXPECT_EQ(Migrated.substr(0, Migrated.find('\n')),
+            "// Migrated by opmig from example.org/sample_cache_dit at "
+            "0123456789abcdef0123456789abcdef01234567: csrc/attention/merge_attn_states.cu");
+  nlohmann::json Manifest =
+      nlohmann::json::parse(readFile(target("csrc/kernels/attn/opmig-manifest.json")));
+  EXPECT_EQ(Manifest["upstream"]["commit"], "0123456789abcdef0123456789abcdef01234567");
+  EXPECT_EQ(Manifest["upstream"]["dirty"], false);
+  EXPECT_FALSE(fs::exists(target("csrc/kernels/attn/torch_bindings.cpp")))
+      << "the upstream registration is regenerated, not copied";
+}
+
+TEST_F(MigrateSafetyTest, HandEditedFileIsNamedAndKeptUnlessForced) {
+  ASSERT_EQ(migrate().ExitCode, 0);
+  std::string Edited = target("csrc/kernels/attn/common/checks.h");
+  writeFile(Edited, readFile(Edited) + "// local fix\n");
+  // Upstream changes too, so the re-run has something to write there.
+  writeFile(Box.Source + "/csrc/common/checks.h",
+            readFile(Box.Source + "/csrc/common/checks.h") + "// upstream fix\n");
+  Tree Before = snapshotTree(Box.Target);
+
+  ToolResult Blocked = migrate();
+  EXPECT_EQ(Blocked.ExitCode, 1);
+  EXPECT_TRUE(contains(Blocked.Stdout, "csrc/kernels/attn/common/checks.h")) << Blocked.Stdout;
+  EXPECT_TRUE(contains(Blocked.Stdout, "CONFLICT: edited since the last migration"))
+      << Blocked.Stdout;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+
+  ToolResult Forced = migrate({"--force"});
+  ASSERT_EQ(Forced.ExitCode, 0) << Forced.Stdout << Forced.Stderr;
+  std::string Now = readFile(Edited);
+  EXPECT_FALSE(contains(Now, "// local fix"));
+  EXPECT_TRUE(contains(Now, "// upstream fix"));
+}
+
+TEST_F(MigrateSafetyTest, HandEditedBlockInATargetFileIsProtected) {
+  ASSERT_EQ(migrate().ExitCode, 0);
+  std::string Init = target("src/cache_dit/kernels/__init__.py");
+  std::string Text = readFile(Init);
+  size_t Import = Text.find("from ._attn import merge_attn_states");
+  ASSERT_NE(Import, std::string::npos) << Text;
+  Text.insert(Import, "from ._attn import attn_extension_is_available\n");
+  writeFile(Init, Text);
+  // A change in the generated block: a second entry.
+  Case.Entries.push_back("rms_norm");
+  ToolResult R = migrate();
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stdout, "edited since the last migration")) << R.Stdout;
+  EXPECT_EQ(readFile(Init), Text);
+}
+
+TEST_F(MigrateSafetyTest, UpstreamChangeIsResyncedWithoutConflict) {
+  ASSERT_EQ(migrate().ExitCode, 0);
+  std::string Up = Box.Source + "/csrc/attention/merge_attn_states.cu";
+  writeFile(Up, readFile(Up) + "// upstream follow-up\n");
+  ToolResult R = migrate({"--format", "json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  nlohmann::json Report = R.json();
+  EXPECT_EQ(Report["outcome"], "written");
+  size_t Updated = 0;
+  for (const nlohmann::json &Change : Report["changes"])
+    if (Change["action"] == "update")
+      ++Updated;
+  EXPECT_EQ(Updated, 2u) << "the file and the manifest: " << Report["changes"].dump(1);
+  EXPECT_TRUE(contains(readFile(target("csrc/kernels/attn/attention/merge_attn_states.cu")),
+                       "// upstream follow-up"));
+}
+
+TEST_F(MigrateSafetyTest, FilesTheClosureNoLongerNeedsAreRemoved) {
+  Case.Entries = {"merge_attn_states", "rms_norm"};
+  ASSERT_EQ(migrate().ExitCode, 0);
+  ASSERT_TRUE(fs::exists(target("csrc/kernels/attn/norm/rms_norm.cu")));
+  Case.Entries = {"merge_attn_states"};
+  ToolResult R = migrate();
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  EXPECT_FALSE(fs::exists(target("csrc/kernels/attn/norm/rms_norm.cu")));
+  EXPECT_FALSE(fs::exists(target("csrc/kernels/attn/common/reduce.cuh")));
+  EXPECT_TRUE(contains(R.Stdout, "remove")) << R.Stdout;
+}
+
+TEST_F(MigrateSafetyTest, KilledRunIsRolledBackByTheNextRun) {
+  Tree Before = snapshotTree(Box.Target);
+  ToolResult Killed = migrate({}, {"OPMIG_TEST_KILL_AFTER_MOVES=3"});
+  EXPECT_EQ(Killed.ExitCode, 128 + 9) << Killed.Stdout << Killed.Stderr;
+  EXPECT_TRUE(fs::exists(target(".opmig-staging/journal.json")));
+
+  ToolResult DryRun = migrate({"--dry-run"});
+  ASSERT_EQ(DryRun.ExitCode, 0) << DryRun.Stderr;
+  EXPECT_TRUE(contains(DryRun.Stdout, "rolled back an interrupted migration")) << DryRun.Stdout;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+}
+
+TEST_F(MigrateSafetyTest, BadDomainsAreRejectedBeforeAnythingIsWritten) {
+  Tree Before = snapshotTree(Box.Target);
+  for (const char *Domain : {"../evil", "Attn", "/abs", "a b", ""}) {
+    Case.Domain = Domain;
+    ToolResult R = migrate();
+    EXPECT_EQ(R.ExitCode, 2) << Domain;
+    EXPECT_TRUE(contains(R.Stderr, "invalid --domain")) << Domain << ": " << R.Stderr;
+  }
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+}
+
+TEST_F(MigrateSafetyTest, SymlinkLeadingOutOfTheTargetIsRefused) {
+  std::string Outside = makeTempDir();
+  fs::remove_all(target("csrc/kernels"));
+  fs::create_directory_symlink(Outside, target("csrc/kernels"));
+  ToolResult R = migrate();
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "is a symbolic link")) << R.Stderr;
+  EXPECT_TRUE(fs::is_empty(Outside));
+}
+
+TEST_F(MigrateSafetyTest, BadInputsExitTwoWithAMessage) {
+  struct BadInput {
+    std::vector<std::string> Extra;
+    std::string Message;
+  };
+  Tree Before = snapshotTree(Box.Target);
+  for (const BadInput &Bad :
+       std::vector<BadInput>{{{"--profile", "kokkos"}, "cache-dit, generic, veomni"},
+                             {{"--rename-namespace", "sample_ops"}, "invalid --rename-namespace"},
+                             {{"--rename-namespace", "a=b-c"}, "invalid --rename-namespace"}}) {
+    ToolResult R = migrate(Bad.Extra);
+    EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+    EXPECT_TRUE(contains(R.Stderr, Bad.Message)) << R.Stderr;
+  }
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+  Case.Target = "tests/fixtures/targets/generic_like";
+  MigrationSandbox Generic(Case);
+  ToolResult Wrong = runOpmig(migrateArgs(Case, Generic));
+  EXPECT_EQ(Wrong.ExitCode, 2);
+  EXPECT_TRUE(contains(Wrong.Stderr, "does not follow the cache-dit convention")) << Wrong.Stderr;
+
+  Box.Target = "/nonexistent/target";
+  ToolResult Missing = migrate();
+  EXPECT_EQ(Missing.ExitCode, 2);
+  EXPECT_TRUE(contains(Missing.Stderr, "is not a directory")) << Missing.Stderr;
+}
+
+TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {
+  MigrationCase Partial{"partial",        "tests/fixtures/upstream/partial_parse",
+                        {"bucketize_op"}, "tests/fixtures/targets/generic_like",
+                        "generic",        "bucket"};
+  MigrationSandbox PartialBox(Partial);
+  Tree Before = snapshotTree(PartialBox.Target);
+  ToolResult R = runOpmig(migrateArgs(Partial, PartialBox));
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "--allow-partial")) << R.Stderr;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
+}
+
+TEST(MigrateKernelsTree, RepositoryKernelsAreWhatTheMigrationProduces) {
+  std::string Command = std::string("cd '") + OPMIG_SOURCE_DIR + "' && OPMIG='" + OPMIG_BINARY +
+                        "' OPMIG_NO_TORCH=1 bash scripts/kernels.sh --check";
+  EXPECT_EQ(std::system(Command.c_str()), 0) << "run scripts/kernels.sh and commit kernels/";
+}
+
+} // namespace
+} // namespace opmig::test

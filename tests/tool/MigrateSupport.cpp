@@ -1,0 +1,42 @@
+#include "MigrateSupport.h"
+
+#include "TreeSnapshot.h"
+
+namespace opmig::test {
+
+MigrationSandbox::MigrationSandbox(const MigrationCase &C)
+    : Source(copyToTemp(std::string(OPMIG_SOURCE_DIR) + "/" + C.Upstream)),
+      Target(copyToTemp(std::string(OPMIG_SOURCE_DIR) + "/" + C.Target)) {}
+
+std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
+                                     const std::vector<std::string> &Extra) {
+  std::vector<std::string> Args = {"migrate",
+                                   "--source",
+                                   Box.Source,
+                                   "--target",
+                                   Box.Target,
+                                   "--domain",
+                                   C.Domain,
+                                   "--profile",
+                                   C.Profile,
+                                   "--upstream-repo",
+                                   "example.org/" + C.Name,
+                                   "--upstream-commit",
+                                   "0123456789abcdef0123456789abcdef01234567"};
+  for (const std::string &Entry : C.Entries) {
+    Args.push_back("--entry");
+    Args.push_back(Entry);
+  }
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  for (const std::string &Arg : stubArgs())
+    Args.push_back(Arg);
+  return Args;
+}
+
+MigrationCase sampleIntoCacheDit() {
+  return {"sample_cache_dit",    "samples/upstream",
+          {"merge_attn_states"}, "tests/fixtures/targets/cache_dit_like",
+          "cache-dit",           "attn"};
+}
+
+} // namespace opmig::test

@@ -1,0 +1,41 @@
+//===- MigrateSupport.h - Running `opmig migrate` on fixtures ---*- C++ -*-===//
+
+#ifndef OPMIG_TESTS_MIGRATESUPPORT_H
+#define OPMIG_TESTS_MIGRATESUPPORT_H
+
+#include "ToolRunner.h"
+
+#include <string>
+#include <vector>
+
+namespace opmig::test {
+
+/// One migration of a fixture upstream into a fixture target.
+struct MigrationCase {
+  std::string Name;     ///< Golden folder name under tests/golden/migrate.
+  std::string Upstream; ///< Fixture path relative to the repository root.
+  std::vector<std::string> Entries;
+  std::string Target; ///< Fixture target relative to the repository root.
+  std::string Profile;
+  std::string Domain;
+};
+
+/// Copies of a case's upstream and target in temporary folders. The
+/// upstream copy is outside git, so the provenance comes from the fixed
+/// `--upstream-repo`/`--upstream-commit` and goldens do not depend on the
+/// checkout.
+struct MigrationSandbox {
+  std::string Source, Target;
+  explicit MigrationSandbox(const MigrationCase &C);
+};
+
+/// `migrate` arguments for `C` from `Box`, then `Extra`, then the stubs.
+std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
+                                     const std::vector<std::string> &Extra = {});
+
+/// The sample merge_attn_states into the cache-dit-like target, domain attn.
+MigrationCase sampleIntoCacheDit();
+
+} // namespace opmig::test
+
+#endif
