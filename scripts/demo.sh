@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs missing system packages, builds, and runs opmig's main job on the
-# bundled sample (samples/upstream). Subcommands that are not in this release
-# are listed as such, not run.
+# bundled sample: analyze samples/upstream, then migrate its merge_attn_states
+# op into a copy of a small cache-dit-like target repository. Subcommands that
+# are not in this release are listed as such, not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/common.sh
@@ -14,6 +15,9 @@ ENTRY=merge_attn_states
 TORCH_STUBS=(-- -isystem tests/fixtures/stubs/include)
 OPMIG="$BUILD_DIR/tools/opmig/opmig"
 DEMO_OUT="$BUILD_DIR/demo"
+# A hand-written repository following the cache-dit conventions; the demo
+# migrates into a fresh copy of it.
+SAMPLE_TARGET=tests/fixtures/targets/cache_dit_like
 
 # Prints a command, then runs it; stops the demo if it fails.
 step() {
@@ -43,8 +47,28 @@ step "analyze: the same as JSON, verified, written to $DEMO_OUT/analysis.json" \
   "$OPMIG" analyze --source "$SAMPLE" --entry "$ENTRY" --format json \
   -o "$DEMO_OUT/analysis.json" --verify "${TORCH_STUBS[@]}"
 
-planned migrate
+rm -rf "$DEMO_OUT/target"
+cp -r "$SAMPLE_TARGET" "$DEMO_OUT/target"
+
+step "migrate: dry run into $DEMO_OUT/target (cache-dit profile, domain attn): the diff" \
+  "$OPMIG" migrate --source "$SAMPLE" --entry "$ENTRY" --target "$DEMO_OUT/target" \
+  --domain attn --profile cache-dit --dry-run "${TORCH_STUBS[@]}"
+
+step "migrate: the same, written" \
+  "$OPMIG" migrate --source "$SAMPLE" --entry "$ENTRY" --target "$DEMO_OUT/target" \
+  --domain attn --profile cache-dit "${TORCH_STUBS[@]}"
+
+step "migrate: again; nothing changed, so nothing is written" \
+  "$OPMIG" migrate --source "$SAMPLE" --entry "$ENTRY" --target "$DEMO_OUT/target" \
+  --domain attn --profile cache-dit "${TORCH_STUBS[@]}"
+
+step "analyze the migrated native tree and verify that it compiles and links alone" \
+  "$OPMIG" analyze --source "$DEMO_OUT/target/csrc/kernels/attn" \
+  --entry cache_dit::attn::merge_attn_states --verify \
+  "${TORCH_STUBS[@]}" -I "$DEMO_OUT/target/csrc/kernels"
+
 planned validate
 planned audit
 
-printf '\nDemo finished. JSON analysis: %s\n' "$DEMO_OUT/analysis.json"
+printf '\nDemo finished. JSON analysis: %s; migrated target: %s\n' \
+  "$DEMO_OUT/analysis.json" "$DEMO_OUT/target"
