@@ -31,17 +31,17 @@ struct GeneratedFileSpec {
 /// package `__init__.py`, `setup.py`, a docs table). How the block finds its
 /// place (`Anchor`) is described in docs/profiles.md.
 struct TargetEditSpec {
-  std::string Id;       ///< Unique within the profile, e.g. `init-reexport`.
-  std::string Path;     ///< Target-relative, a template.
-  std::string Template; ///< Template file of the block's content.
-  std::string Anchor;   ///< Where a new block goes; see docs/profiles.md.
+  std::string Id;               ///< Unique within the profile, e.g. `init-reexport`.
+  std::string Path;             ///< Target-relative, a template.
+  std::string Template;         ///< Template file of the block's content.
+  std::string Anchor;           ///< Where a new block goes; see docs/profiles.md.
   bool CreateIfMissing = false; ///< Otherwise a missing file is an input error.
 };
 
 struct Profile {
   std::string Name;
   std::string Description;
-  std::string Folder; ///< Absolute folder of profile.json; templates are relative to it.
+  std::string Folder;      ///< Absolute folder of profile.json; templates are relative to it.
   std::string NativeDir;   ///< Template, e.g. `csrc/kernels/{{domain}}`.
   std::string Namespace;   ///< Template, e.g. `cache_dit::{{domain}}`.
   std::string OpNamespace; ///< Template, e.g. `cache_dit_cuda_ops`.

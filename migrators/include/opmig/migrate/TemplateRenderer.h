@@ -20,6 +20,7 @@
 #define OPMIG_MIGRATE_TEMPLATERENDERER_H
 
 #include "nlohmann/json.hpp"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
