@@ -9,28 +9,23 @@ Standard library only:  python3 bench/analyze_bench.py [--tus 320] [--repeat 1] 
 """
 
 import argparse
-import concurrent.futures
 import json
 import os
 import random
-import re
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-STUBS = REPO / "tests" / "fixtures" / "stubs" / "include"
+from benchlib import (DEFAULT_OPMIG, REPO, STUBS, ClangBaseline, LoadWatch, binary_stamp,
+                      inferred_flags, load_note, run_measured)
+from benchlib import fill as _fill
 
 TARGET_COLD_RATIO = 1.3     # cold analyze / clang -fsyntax-only (same TUs, sides, flags, -j)
 TARGET_WARM_SHARE = 0.05    # warm re-run / cold
 TARGET_RSS_MIB = 1024       # peak RSS of a -j 1 run
-
-CUDA_EXT = (".cu", ".cuh")
 
 
 # --------------------------------------------------------------------------------------------
@@ -612,14 +607,6 @@ void @DIR@_@TAG@_row_sums(const float *in, float *out, int64_t rows, int cols,
 """
 
 
-def _fill(template, **subst):
-    for key, value in subst.items():
-        template = template.replace("@" + key + "@", value)
-    left = re.findall(r"@[A-Z_]+@", template)
-    assert not left, left  # every placeholder filled
-    return template
-
-
 def generate_tree(root, n_tus, seed=20240611):
     """Writes a deterministic CUDA tree of exactly n_tus TUs under root; returns (entry, info)."""
     rng = random.Random(seed)
@@ -710,55 +697,6 @@ def generate_tree(root, n_tus, seed=20240611):
 # Running things
 # --------------------------------------------------------------------------------------------
 
-_CHILD_CPU = [0.0]
-_CHILD_CPU_LOCK = threading.Lock()
-
-
-def busy_cpu_seconds():
-    """CPU seconds the whole machine has been busy (Linux /proc/stat), or None."""
-    try:
-        with open("/proc/stat") as fh:
-            fields = fh.readline().split()
-    except OSError:
-        return None
-    if not fields or fields[0] != "cpu":
-        return None
-    user, nice, system, _idle, _iowait, irq, softirq = (int(v) for v in fields[1:8])
-    steal = int(fields[8]) if len(fields) > 8 else 0
-    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
-
-
-def own_cpu_seconds():
-    """CPU seconds of this script and of every process it ran."""
-    t = os.times()
-    with _CHILD_CPU_LOCK:
-        return t.user + t.system + _CHILD_CPU[0]
-
-
-class Run:
-    def __init__(self, rc, out, err, wall, rss_kib, cpu):
-        self.rc, self.out, self.err = rc, out, err
-        self.wall, self.rss_kib, self.cpu = wall, rss_kib, cpu
-
-
-def run_measured(argv, env=None, cwd=None):
-    """Runs argv; wall time, and the peak RSS and CPU time of that process (os.wait4)."""
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
-        start = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, env=env,
-                                cwd=cwd)
-        _, status, usage = os.wait4(proc.pid, 0)
-        wall = time.perf_counter() - start
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        with _CHILD_CPU_LOCK:
-            _CHILD_CPU[0] += usage.ru_utime + usage.ru_stime
-        out.seek(0)
-        err.seek(0)
-        return Run(proc.returncode, out.read().decode("utf-8", "replace"),
-                   err.read().decode("utf-8", "replace"), wall, usage.ru_maxrss,
-                   usage.ru_utime + usage.ru_stime)
-
-
 class Case:
     def __init__(self, name, source, entry, extra):
         self.name, self.source, self.entry, self.extra = name, source, entry, extra
@@ -770,8 +708,7 @@ class Bench:
         self.env = dict(os.environ, OPMIG_NO_TORCH="1")
         self.cuda = os.path.abspath(args.cuda_path or os.environ.get("CUDA_HOME") or
                                     "/usr/local/cuda")
-        res = subprocess.run([args.clang, "-print-resource-dir"], capture_output=True, text=True)
-        self.resource_dir = res.stdout.strip()
+        self.clang = ClangBaseline(args.clang, self.cuda, args.gpu_arch)
 
     def opmig(self, case, cache_dir, jobs, text_verbose=False):
         argv = [self.args.opmig, "analyze", "--source", case.source, "--entry", case.entry,
@@ -789,50 +726,10 @@ class Bench:
             sys.exit(f"opmig failed on {case.name} (rc {run.rc}):\n{run.err[-4000:]}")
         return run, result
 
-    def common_flags(self):
-        """commonClangFlags() of the tool."""
-        flags = ["-resource-dir=" + self.resource_dir]
-        if os.path.exists(os.path.join(self.cuda, "include", "cuda_runtime.h")):
-            flags += ["--cuda-path=" + self.cuda, "-isystem", self.cuda + "/include/cccl"]
-        else:
-            flags += ["-nocudainc", "-nocudalib"]
-        return flags + ["-Wno-unknown-cuda-version", "-w", "-ferror-limit=0"]
-
-    def clang_jobs(self, case, parsed, inferred):
-        """One clang -fsyntax-only command per parse the tool ran, as parseCommandLine() builds it."""
-        flags = self.common_flags() + inferred + case.extra
-        jobs = []
-        for rel in parsed:
-            path = os.path.join(case.source, rel)
-            if path.endswith(CUDA_EXT):
-                sides = [["-x", "cuda", "--cuda-host-only"],
-                         ["-x", "cuda", "--cuda-device-only",
-                          "--cuda-gpu-arch=" + self.args.gpu_arch]]
-            else:
-                sides = [["-x", "c++"]]
-            for side in sides:
-                jobs.append([self.args.clang] + flags + side +
-                            ["-fno-caret-diagnostics", "-fsyntax-only", path])
-        return jobs
-
-    def baseline(self, case, jobs_argv, jobs):
-        start = time.perf_counter()
-        with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
-            runs = list(pool.map(lambda a: run_measured(a, cwd=case.source), jobs_argv))
-        wall = time.perf_counter() - start
-        failed = [r for r in runs if r.rc != 0]
-        return {"wall": wall, "serial_sum": sum(r.wall for r in runs),
-                "cpu": sum(r.cpu for r in runs), "max_rss_kib": max(r.rss_kib for r in runs),
-                "failed": len(failed), "first_error": failed[0].err[-2000:] if failed else ""}
-
-    def binary_stamp(self):
-        st = os.stat(self.args.opmig)
-        return (st.st_size, st.st_mtime_ns)
-
     def measure(self, case, scratch):
         args = self.args
-        stamp = self.binary_stamp()
-        busy_start, own_start, wall_start = busy_cpu_seconds(), own_cpu_seconds(), time.perf_counter()
+        stamp = binary_stamp(args.opmig)
+        watch = LoadWatch()
         colds, warms, bases, index_s, read_s, cpu_cold = [], [], [], [], [], []
         stages_cold = []
         inferred = None
@@ -852,10 +749,10 @@ class Bench:
                 read_s.append(res["stats"]["seconds"]["read"])
             if inferred is None:
                 text, _ = self.opmig(case, cache, args.jobs, text_verbose=True)
-                lines = [l for l in text.out.splitlines() if l.startswith("inferred flags:")]
-                inferred = lines[0][len("inferred flags:"):].split() if lines else []
-            jobs_argv = self.clang_jobs(case, result_cold["stats"]["parsed"], inferred)
-            bases.append(self.baseline(case, jobs_argv, args.jobs))
+                inferred = inferred_flags(text.out)
+            jobs_argv = self.clang.jobs(case.source, result_cold["stats"]["parsed"], inferred,
+                                        case.extra)
+            bases.append(self.clang.run(case.source, jobs_argv, args.jobs))
             shutil.rmtree(cache, ignore_errors=True)
         # Peak memory: one cold run with a single worker.
         cache = tempfile.mkdtemp(prefix=f"cache-{case.name}-j1-", dir=scratch)
@@ -866,12 +763,9 @@ class Bench:
 
         st = result_cold["stats"]
         med = statistics.median
-        binary_changed = self.binary_stamp() != stamp
-        busy_end = busy_cpu_seconds()
-        other_cpu = None
-        if busy_start is not None and busy_end is not None:
-            other_cpu = max(0.0, (busy_end - busy_start) - (own_cpu_seconds() - own_start))
-        case_wall = time.perf_counter() - wall_start
+        binary_changed = binary_stamp(args.opmig) != stamp
+        other_cpu = watch.other_cpu()
+        case_wall = watch.elapsed()
         base_wall = med(b["wall"] for b in bases)
         cold_wall = med(colds)
         warm_wall = med(warms)
@@ -969,9 +863,9 @@ def print_case(f, jobs):
     if f["opmig_binary_changed"]:
         notes.append("the opmig binary was rebuilt during this case: its figures are not valid"
                      " (the warm run misses the cache, since cache keys include the binary)")
-    if f["other_cpu_s"] is not None and f["other_cpu_s"] > 0.05 * f["case_wall_s"] * f["cpus"]:
-        notes.append(f"other processes used {f['other_cpu_s']:.1f} CPU s while this case ran"
-                     f" ({f['case_wall_s']:.0f} s x {f['cpus']} CPUs): the timings may be skewed")
+    load = load_note(f["other_cpu_s"], f["case_wall_s"])
+    if load:
+        notes.append(load)
     if f["partial"] or f["diagnostics"]:
         notes.append(f"result partial={f['partial']}, {f['diagnostics']} diagnostics")
     if not f["warm_same_result"]:
@@ -1002,7 +896,7 @@ def print_summary(figs):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--opmig", default=str(REPO / "build" / "tools" / "opmig" / "opmig"),
+    ap.add_argument("--opmig", default=str(DEFAULT_OPMIG),
                     help="opmig binary (default: <repo>/build/tools/opmig/opmig)")
     ap.add_argument("--clang", default="clang++-22", help="clang++ for the baseline")
     ap.add_argument("--tus", type=int, default=320, help="TUs in the generated tree (default 320)")
