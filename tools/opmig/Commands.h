@@ -21,7 +21,11 @@ using CommandRunner = std::function<int(const std::vector<std::string> &PassThro
 
 CommandRunner registerAnalyzeCommand(CLI::App &App);
 CommandRunner registerMigrateCommand(CLI::App &App);
-/// validate, audit, review, gate: declared so that `--help` lists
+/// `audit` and `rules` (AuditCommand.cpp).
+void registerAuditCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+/// `review` and `gate` (ReviewCommand.cpp).
+void registerReviewCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+/// validate: declared so that `--help` lists
 /// them; each says it is not in this release and exits with ExitBadInput.
 void registerPlannedCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
 

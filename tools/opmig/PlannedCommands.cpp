@@ -13,9 +13,6 @@ struct Planned {
 
 constexpr Planned PlannedCommands[] = {
     {"validate", "build the migrated kernels and run the layered validators (planned)"},
-    {"audit", "check a repository against policy rules kept as data (planned)"},
-    {"review", "judge a migration the way a careful reviewer would (planned)"},
-    {"gate", "the CI policy gate built on audit and review (planned)"},
 };
 
 } // namespace

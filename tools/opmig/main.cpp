@@ -41,6 +41,8 @@ int main(int Argc, char **Argv) {
   Commands.push_back({App.get_subcommand("analyze"), Analyze});
   CommandRunner Migrate = registerMigrateCommand(App);
   Commands.push_back({App.get_subcommand("migrate"), Migrate});
+  registerAuditCommands(App, Commands);
+  registerReviewCommands(App, Commands);
   registerPlannedCommands(App, Commands);
   // Everything after the first `--` goes to Clang untouched; CLI11 only sees
   // what comes before, so a stray positional is an error, never a flag.

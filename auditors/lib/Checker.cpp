@@ -1,0 +1,2 @@
+// PLACEHOLDER: being written (A1); replaced before this lands.
+#include "Checkers.h"

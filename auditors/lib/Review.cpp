@@ -1,0 +1,1 @@
+// PLACEHOLDER: being written (A4); replaced before this lands.

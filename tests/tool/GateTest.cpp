@@ -1,0 +1,2 @@
+// PLACEHOLDER: tests being written.
+#include <gtest/gtest.h>
