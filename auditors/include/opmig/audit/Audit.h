@@ -1,0 +1,81 @@
+//===- Audit.h - Run rules over a repository --------------------*- C++ -*-===//
+//
+// The library behind `opmig audit`:
+//
+//   AuditOptions Options;
+//   Options.Root = "path/to/cache-dit";
+//   Options.Profile = "cache-dit";
+//   Options.BuiltinRulesDir = builtinRulesDir(OPMIG_RULES_DIR);
+//   llvm::Expected<AuditResult> Result = runAudit(Options);
+//   bool Fails = Result && hasFailures(Result->Findings, Options.FailOn);
+//
+// It loads and validates the rules, reads the tree once, lets each checker
+// evaluate the rules of its kind, then applies inline suppressions,
+// fingerprints, the baseline and `ChangedSince`. It never prints.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_AUDIT_AUDIT_H
+#define OPMIG_AUDIT_AUDIT_H
+
+#include "opmig/audit/Finding.h"
+#include "opmig/audit/Repository.h"
+#include "opmig/audit/Rule.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opmig::audit {
+
+struct AuditOptions {
+  std::string Root;                   ///< The audited tree.
+  std::string Profile = "any";        ///< See inProfile in RuleLoader.h.
+  std::vector<std::string> RulePaths; ///< Empty: the rules in BuiltinRulesDir.
+  std::string BuiltinRulesDir;
+  std::string BaselinePath; ///< Empty: no baseline.
+  /// A git ref: only findings in files changed since it (`git diff
+  /// --name-only REF`, deleted files included) or untracked are kept.
+  std::string ChangedSince;
+  Severity FailOn = Severity::Error;
+};
+
+struct AuditResult {
+  std::string Root;
+  std::string Profile;
+  std::vector<Rule> Rules;                      ///< The rules that ran, sorted by id.
+  std::vector<Finding> Findings;                ///< Sorted by file, line, column, rule.
+  std::map<std::string, double> CheckerSeconds; ///< Wall time per rule kind.
+  size_t FilesAudited = 0;
+};
+
+/// Runs the audit `Options` describes. InputError for bad rules, a missing
+/// root, an unreadable baseline or an unknown git ref.
+llvm::Expected<AuditResult> runAudit(const AuditOptions &Options);
+
+/// Evaluates `Rules` (validated) over `Repo` with the built-in checkers and
+/// applies suppressions and fingerprints; no baseline, no ChangedSince.
+llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules);
+
+/// Sets each finding's Fingerprint: the first 16 hex digits of the sha256
+/// of its rule id, file, the trimmed text of its line and the occurrence
+/// index of that (rule, file, text) triple, counted in file/line order. Code
+/// moving above a finding leaves it unchanged.
+void computeFingerprints(const Repository &Repo, std::vector<Finding> &Findings);
+
+/// Sorts by file, line, column, rule id, message.
+void sortFindings(std::vector<Finding> &Findings);
+
+/// Whether a New finding at or above `FailOn` remains.
+bool hasFailures(const std::vector<Finding> &Findings, Severity FailOn);
+
+/// `error`, `warning`, `note` into a Severity; nullopt otherwise.
+std::optional<Severity> parseSeverity(llvm::StringRef Text);
+
+} // namespace opmig::audit
+
+#endif
