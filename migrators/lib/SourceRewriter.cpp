@@ -1,2 +1,261 @@
-// PLACEHOLDER: being written; replaced before this lands.
 #include "opmig/migrate/SourceRewriter.h"
+
+#include "DefinitionSlicer.h"
+#include "EditMerger.h"
+#include "GlobalWrapper.h"
+#include "IncludeRewriter.h"
+#include "LeftoverScanner.h"
+#include "RewriteContext.h"
+#include "RewriteParse.h"
+#include "opmig/analyze/Errors.h"
+#include "opmig/analyze/TUParser.h"
+
+#include "llvm/Support/ThreadPool.h"
+
+#include <algorithm>
+#include <set>
+
+namespace opmig::migrate {
+
+namespace {
+
+using analyze::ParseSide;
+
+/// Flags of a TU's parse: its own, then the request's extra arguments.
+std::vector<std::string> flagsOf(const RewriteContext &Ctx, const std::string &TU) {
+  std::vector<std::string> Flags;
+  if (auto It = Ctx.request().TUFlags.find(TU); It != Ctx.request().TUFlags.end())
+    Flags = It->second;
+  Flags.insert(Flags.end(), Ctx.request().ExtraArgs.begin(), Ctx.request().ExtraArgs.end());
+  return Flags;
+}
+
+void addSides(std::vector<ParseJob> &Jobs, ParseJob Job) {
+  bool Cuda = analyze::isCudaSource(Job.MainFile);
+  Jobs.push_back(Job);
+  // `__CUDA_ARCH__` code is only seen by a device parse.
+  if (Cuda) {
+    Job.Side = ParseSide::Device;
+    Jobs.push_back(std::move(Job));
+  }
+}
+
+std::vector<ParseJob> translationUnitJobs(const RewriteContext &Ctx) {
+  std::vector<ParseJob> Jobs;
+  for (const PortedFile &File : Ctx.files())
+    if (Ctx.request().TUFlags.count(File.Upstream))
+      addSides(Jobs,
+               {File.Upstream, File.RealPath, flagsOf(Ctx, File.Upstream), ParseSide::Host, {}});
+  return Jobs;
+}
+
+/// Ported headers no parse included are parsed on their own, included from
+/// a probe file compiled like the first ported TU (CUDA when that TU or the
+/// header is).
+std::vector<ParseJob> probeJobs(const RewriteContext &Ctx,
+                                const std::vector<ParseRecord> &Records) {
+  std::string FirstTU;
+  for (const PortedFile &File : Ctx.files())
+    if (Ctx.request().TUFlags.count(File.Upstream)) {
+      FirstTU = File.Upstream;
+      break;
+    }
+  std::vector<ParseJob> Jobs;
+  for (const PortedFile &File : Ctx.files()) {
+    bool Seen =
+        llvm::any_of(Records, [&](const ParseRecord &R) { return R.Files.count(File.Upstream); });
+    if (Seen)
+      continue;
+    bool Cuda = analyze::isCudaSource(File.Upstream) || analyze::isCudaSource(FirstTU);
+    std::string Probe = Ctx.sourceRoot() + (Cuda ? "/.opmig-probe.cu" : "/.opmig-probe.cpp");
+    addSides(Jobs, {File.Upstream, Probe, flagsOf(Ctx, FirstTU), ParseSide::Host,
+                    "#include \"" + File.RealPath + "\"\n"});
+  }
+  return Jobs;
+}
+
+std::vector<ParseRecord> runAll(const RewriteContext &Ctx, const std::vector<ParseJob> &Jobs) {
+  std::vector<ParseRecord> Records(Jobs.size());
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Pool.async([&, I] { Records[I] = runParse(Ctx, Jobs[I]); });
+  Pool.wait();
+  return Records;
+}
+
+/// What all parses found about one file.
+struct FileFindings {
+  std::vector<const ParseRecord *> Parses; ///< Those that included the file.
+  std::vector<FileEdit> Edits;
+  std::set<unsigned> Handled, SeenIncludes;
+  std::vector<TopLevelItem> Items;
+  std::vector<FoundDefinition> Definitions;
+
+  /// Why no parse saw `Offset`; nothing when one did.
+  std::optional<UnseenReason> unseen(const std::string &File, unsigned Offset) const {
+    std::optional<UnseenReason> Reason;
+    for (const ParseRecord *Parse : Parses) {
+      const FileObservation &Seen = Parse->Files.at(File);
+      auto It = llvm::find_if(
+          Seen.Unseen, [&](const UnseenRange &R) { return R.Begin <= Offset && Offset < R.End; });
+      if (It == Seen.Unseen.end())
+        return std::nullopt;
+      Reason = Reason ? Reason : It->Reason;
+    }
+    return Reason ? Reason : UnseenReason::SkippedBranch;
+  }
+};
+
+void mergeDefinition(std::vector<FoundDefinition> &Into, const FoundDefinition &Found) {
+  for (FoundDefinition &Existing : Into)
+    if (Existing.Begin == Found.Begin && Existing.End == Found.End &&
+        Existing.Registration == Found.Registration) {
+      for (const std::string &Name : Found.Names)
+        if (!llvm::is_contained(Existing.Names, Name))
+          Existing.Names.push_back(Name);
+      return;
+    }
+  Into.push_back(Found);
+}
+
+FileFindings findingsOf(const PortedFile &File, const std::vector<ParseRecord> &Records) {
+  FileFindings Findings;
+  for (const ParseRecord &Parse : Records) {
+    if (auto It = Parse.Edits.find(File.Upstream); It != Parse.Edits.end())
+      Findings.Edits.insert(Findings.Edits.end(), It->second.begin(), It->second.end());
+    auto It = Parse.Files.find(File.Upstream);
+    if (It == Parse.Files.end())
+      continue;
+    const FileObservation &Seen = It->second;
+    Findings.Parses.push_back(&Parse);
+    Findings.Handled.insert(Seen.Handled.begin(), Seen.Handled.end());
+    Findings.SeenIncludes.insert(Seen.SeenIncludes.begin(), Seen.SeenIncludes.end());
+    Findings.Items.insert(Findings.Items.end(), Seen.Items.begin(), Seen.Items.end());
+    for (const FoundDefinition &Found : Seen.Definitions)
+      mergeDefinition(Findings.Definitions, Found);
+  }
+  return Findings;
+}
+
+/// The include directories of the TUs whose parses included the file (all
+/// TUs when none did).
+IncludeSearchPath searchPathFor(const RewriteContext &Ctx, const FileFindings &Findings) {
+  std::set<std::string> TUs;
+  for (const ParseRecord *Parse : Findings.Parses)
+    TUs.insert(Parse->TU);
+  if (TUs.empty())
+    for (const auto &[TU, Flags] : Ctx.request().TUFlags)
+      TUs.insert(TU);
+  IncludeSearchPath Search;
+  for (const std::string &TU : TUs) {
+    IncludeSearchPath One = searchPathOf(flagsOf(Ctx, TU), Ctx.sourceRoot());
+    for (const std::string &Dir : One.Quote)
+      if (!llvm::is_contained(Search.Quote, Dir))
+        Search.Quote.push_back(Dir);
+    for (const std::string &Dir : One.Angled)
+      if (!llvm::is_contained(Search.Angled, Dir))
+        Search.Angled.push_back(Dir);
+  }
+  return Search;
+}
+
+RewrittenFile rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
+                          const std::vector<ParseRecord> &Records,
+                          std::vector<RewriteIssue> &Issues) {
+  const RewriteRequest &Request = Ctx.request();
+  FileFindings Findings = findingsOf(File, Records);
+  RewrittenFile Result{File.Upstream, File.Target, File.Layout.text().str(), 0, {}};
+  if (Findings.Parses.empty()) {
+    Issues.push_back({{File.Upstream, 0},
+                      "no parse could include this file: it is copied without any rewriting",
+                      true});
+    return Result;
+  }
+  static const std::vector<analyze::SiblingDefinition> NoDrops;
+  auto Wanted = Request.DropDefinitions.find(File.Upstream);
+  SlicePlan Slices =
+      planSlices(File, Findings.Definitions,
+                 Wanted == Request.DropDefinitions.end() ? NoDrops : Wanted->second, Issues);
+  std::vector<FileEdit> Edits = std::move(Findings.Edits);
+  if (!Request.WrapGlobalInto.empty())
+    for (FileEdit &Edit : wrapEdits(File, Findings.Items, Slices.Removed, Request.WrapGlobalInto))
+      Edits.push_back(std::move(Edit));
+  auto IsSeen = [&](unsigned Offset) { return !Findings.unseen(File.Upstream, Offset); };
+  rewriteUnparsedIncludes(Ctx, File, Findings.SeenIncludes, searchPathFor(Ctx, Findings), IsSeen,
+                          Edits, Issues);
+
+  clang::tooling::Replacements Replacements =
+      buildReplacements(File, std::move(Edits), Slices.Removed, Issues);
+  llvm::Expected<std::string> Output =
+      clang::tooling::applyAllReplacements(File.Layout.text(), Replacements);
+  if (!Output) {
+    Issues.push_back({{File.Upstream, 0},
+                      "edits could not be applied: " + llvm::toString(Output.takeError()),
+                      true});
+    return Result;
+  }
+  LeftoverInputs Leftovers{Ctx.renames().vanishingNames(), Findings.Handled,
+                           [&](unsigned Offset) { return Findings.unseen(File.Upstream, Offset); }};
+  reportLeftovers(File, *Output, Replacements, Leftovers, Issues);
+
+  Result.Content = std::move(*Output);
+  if (auto Header = Request.Headers.find(File.Upstream); Header != Request.Headers.end()) {
+    std::string Text = Header->second;
+    if (!Text.empty() && Text.back() != '\n')
+      Text += '\n';
+    Result.Content.insert(0, Text);
+  }
+  Result.Replacements = Replacements.size();
+  Result.DroppedDefinitions = std::move(Slices.Dropped);
+  return Result;
+}
+
+void sortIssues(std::vector<RewriteIssue> &Issues) {
+  auto Key = [](const RewriteIssue &I) {
+    return std::tie(I.Loc.File, I.Loc.Line, I.Message, I.Blocking);
+  };
+  std::sort(Issues.begin(), Issues.end(),
+            [&](const RewriteIssue &A, const RewriteIssue &B) { return Key(A) < Key(B); });
+  Issues.erase(
+      std::unique(Issues.begin(), Issues.end(),
+                  [&](const RewriteIssue &A, const RewriteIssue &B) { return Key(A) == Key(B); }),
+      Issues.end());
+}
+
+} // namespace
+
+llvm::Expected<RewriteResult> rewriteSources(const RewriteRequest &Request) {
+  llvm::Expected<std::unique_ptr<RewriteContext>> Created = RewriteContext::create(Request);
+  if (!Created)
+    return Created.takeError();
+  const RewriteContext &Ctx = **Created;
+
+  std::vector<ParseJob> Jobs = translationUnitJobs(Ctx);
+  std::vector<ParseRecord> Records = runAll(Ctx, Jobs);
+  for (const ParseRecord &Record : Records)
+    if (!Record.Completed)
+      return inputError("cannot parse ", Record.TU, " (", Record.Side,
+                        " side): the Clang frontend did not run; check its flags");
+  std::vector<ParseRecord> Probes = runAll(Ctx, probeJobs(Ctx, Records));
+  std::move(Probes.begin(), Probes.end(), std::back_inserter(Records));
+
+  RewriteResult Result;
+  for (const ParseRecord &Record : Records)
+    Result.Issues.insert(Result.Issues.end(), Record.Issues.begin(), Record.Issues.end());
+  for (const PortedFile &File : Ctx.files())
+    Result.Files.push_back(rewriteFile(Ctx, File, Records, Result.Issues));
+  sortIssues(Result.Issues);
+  return Result;
+}
+
+std::string renamedQualifiedName(const std::string &Qualified,
+                                 const std::vector<NamespaceRename> &Renames,
+                                 const std::string &WrapGlobalInto) {
+  llvm::StringRef Name = Qualified;
+  Name.consume_front("::");
+  if (!Name.contains("::"))
+    return appendPath(WrapGlobalInto, Name);
+  return RenameMap(Renames).apply(Name);
+}
+
+} // namespace opmig::migrate

@@ -1,0 +1,67 @@
+//===- GlobalWrapper.h - Move global-namespace code into a namespace -*- C++ -*-===//
+//
+// With `WrapGlobalInto` set, the top-level declarations of ported files that
+// live in the global namespace move into that namespace. Each maximal run of
+// such declarations is wrapped where it stands; `#include`s, conditional
+// directives, `extern "C"` blocks, namespace blocks, `main`, out-of-line
+// definitions of namespace members and explicit instantiations stay outside
+// and end a run:
+//
+//   #include <ATen/ATen.h>            #include <ATen/ATen.h>
+//                                     namespace cache_dit::attn {
+//   // Checks one input.              // Checks one input.
+//   void check(at::Tensor x);   ->    void check(at::Tensor x);
+//   int kBlock = 256;                 int kBlock = 256;
+//                                     } // namespace cache_dit::attn
+//   extern "C" void entry();          extern "C" void entry();
+//
+// The policy answers, during a parse, which declarations end up wrapped (so
+// that references can follow them); the edits are computed once all parses
+// are in, from the union of what they saw.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_LIB_GLOBALWRAPPER_H
+#define OPMIG_MIGRATE_LIB_GLOBALWRAPPER_H
+
+#include "ParseLocations.h"
+
+#include "clang/AST/ASTContext.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <utility>
+#include <vector>
+
+namespace opmig::migrate {
+
+class WrapPolicy {
+public:
+  explicit WrapPolicy(ParseLocations &Locs) : Locs(Locs) {}
+
+  bool enabled() const { return !Locs.context().wrapNamespace().empty(); }
+  const std::string &target() const { return Locs.context().wrapNamespace(); }
+  /// Whether `D`, written at file scope, moves into the wrap namespace.
+  bool isWrappedTopLevel(const clang::Decl *D);
+  /// Whether the entity `D` declares ends up in the wrap namespace (any of
+  /// its declarations is wrapped).
+  bool isWrappedEntity(const clang::NamedDecl *D);
+
+private:
+  ParseLocations &Locs;
+  llvm::DenseMap<const clang::Decl *, bool> Entities;
+};
+
+/// Records the top-level declarations of ported files as wrap items or
+/// barriers.
+void collectTopLevelItems(clang::ASTContext &AST, ParseLocations &Locs, WrapPolicy &Policy);
+
+/// The edits that wrap `File`'s runs of global declarations into
+/// `Namespace`. `Items` come from every parse; those inside `Removed` ranges
+/// (sliced definitions) neither wrap nor end a run.
+std::vector<FileEdit> wrapEdits(const PortedFile &File, const std::vector<TopLevelItem> &Items,
+                                const std::vector<std::pair<unsigned, unsigned>> &Removed,
+                                const std::string &Namespace);
+
+} // namespace opmig::migrate
+
+#endif

@@ -1,0 +1,136 @@
+#include "RewriteParse.h"
+
+#include "CoverageRecorder.h"
+#include "DefinitionSlicer.h"
+#include "GlobalWrapper.h"
+#include "IncludeRewriter.h"
+#include "NamespaceRenamer.h"
+#include "opmig/analyze/TUParser.h"
+
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/Preprocessor.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+namespace opmig::migrate {
+
+using namespace clang;
+
+namespace {
+
+/// Keeps the first error of a parse; the rewrite goes on with the AST Clang
+/// recovered.
+class FirstError : public DiagnosticConsumer {
+public:
+  explicit FirstError(const RewriteContext &Ctx) : Ctx(Ctx) {}
+
+  void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
+    DiagnosticConsumer::HandleDiagnostic(Level, Info);
+    if (Level < DiagnosticsEngine::Error || !Message.empty())
+      return;
+    SmallString<128> Text;
+    Info.FormatDiagnostic(Text);
+    Message = std::string(Text);
+    if (!Info.hasSourceManager() || Info.getLocation().isInvalid())
+      return;
+    PresumedLoc Loc = Info.getSourceManager().getPresumedLoc(
+        Info.getSourceManager().getFileLoc(Info.getLocation()));
+    if (Loc.isValid())
+      Where =
+          Ctx.relative(realPathOf(Loc.getFilename())) + ":" + std::to_string(Loc.getLine()) + ": ";
+  }
+
+  std::string Message, Where;
+
+private:
+  const RewriteContext &Ctx;
+};
+
+class RewriteConsumer : public ASTConsumer {
+public:
+  RewriteConsumer(ParseLocations &Locs, const std::vector<RegistrationExpansion> &Registrations,
+                  ParseRecord &Record)
+      : Locs(Locs), Registrations(Registrations), Record(Record) {}
+
+  void HandleTranslationUnit(ASTContext &AST) override {
+    WrapPolicy Wrap(Locs);
+    renameNamespaces(AST, Locs, Wrap);
+    collectTopLevelItems(AST, Locs, Wrap);
+    findDefinitions(AST, Locs, Registrations);
+    Record.Completed = true;
+  }
+
+  bool shouldSkipFunctionBody(Decl *D) override { return !Locs.expansionFile(D->getLocation()); }
+
+private:
+  ParseLocations &Locs;
+  const std::vector<RegistrationExpansion> &Registrations;
+  ParseRecord &Record;
+};
+
+class RewriteAction : public ASTFrontendAction {
+public:
+  RewriteAction(const RewriteContext &Ctx, ParseRecord &Record) : Ctx(Ctx), Record(Record) {}
+
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    Locs = std::make_unique<ParseLocations>(CI.getSourceManager(), CI.getLangOpts(), Ctx, Record);
+    Preprocessor &PP = CI.getPreprocessor();
+    // A missing optional header must not end the parse.
+    PP.SetSuppressIncludeNotFoundError(true);
+    PP.addPPCallbacks(std::make_unique<CoverageRecorder>(*Locs));
+    PP.addPPCallbacks(std::make_unique<IncludeRewriter>(*Locs));
+    PP.addPPCallbacks(std::make_unique<RegistrationRecorder>(*Locs, Registrations));
+    return true;
+  }
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<RewriteConsumer>(*Locs, Registrations, Record);
+  }
+
+private:
+  const RewriteContext &Ctx;
+  ParseRecord &Record;
+  std::unique_ptr<ParseLocations> Locs;
+  std::vector<RegistrationExpansion> Registrations;
+};
+
+} // namespace
+
+ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
+  ParseRecord Record;
+  Record.TU = Job.Name;
+  Record.Side = analyze::toString(Job.Side);
+  analyze::ParseRequest Request;
+  Request.MainFile = Job.MainFile;
+  Request.SourceRoot = Ctx.sourceRoot();
+  Request.Side = Job.Side;
+  Request.GpuArch = Ctx.request().GpuArch;
+  Request.Flags = Job.Flags;
+  Request.Directory = Ctx.sourceRoot();
+
+  auto Overlay =
+      llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
+  if (!Job.ProbeText.empty()) {
+    auto Memory = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+    Memory->addFile(Job.MainFile, 0, llvm::MemoryBuffer::getMemBufferCopy(Job.ProbeText));
+    Overlay->pushOverlay(Memory);
+  }
+  FileSystemOptions FSOptions;
+  FSOptions.WorkingDir = Ctx.sourceRoot();
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions, Overlay));
+  FirstError Errors(Ctx);
+  tooling::ToolInvocation Invocation(analyze::parseCommandLine(Request),
+                                     std::make_unique<RewriteAction>(Ctx, Record), Files.get());
+  Invocation.setDiagnosticConsumer(&Errors);
+  Invocation.run();
+  if (Record.Completed && !Errors.Message.empty())
+    Record.addIssue(Job.Name, 0,
+                    "the " + Record.Side + " parse reported errors (first: " + Errors.Where +
+                        Errors.Message + "); code Clang could not make sense of may be missed",
+                    false);
+  return Record;
+}
+
+} // namespace opmig::migrate
