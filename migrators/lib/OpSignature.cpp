@@ -1,2 +1,274 @@
-// PLACEHOLDER: being written; replaced before this lands.
 #include "opmig/migrate/OpSignature.h"
+
+#include "FakeDerivation.h"
+#include "SchemaTypes.h"
+#include "opmig/analyze/Errors.h"
+#include "opmig/analyze/TUParser.h"
+
+#include "clang/AST/DynamicRecursiveASTVisitor.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace opmig::migrate {
+
+using namespace clang;
+
+namespace {
+
+/// One entry to derive, with where its result goes.
+struct EntryJob {
+  size_t Index = 0;
+  const analyze::ResolvedEntry *Entry = nullptr;
+  std::string OpName;
+};
+
+/// `a`, `b`, ..., `z`, `aa`, ...: torch's alias set names for mutable
+/// arguments, one per argument.
+std::string aliasName(unsigned Index) {
+  std::string Name;
+  for (unsigned N = Index + 1; N > 0; N = (N - 1) / 26)
+    Name.insert(Name.begin(), static_cast<char>('a' + (N - 1) % 26));
+  return Name;
+}
+
+std::string schemaReturns(const std::vector<std::string> &Returns, ReturnForm Form) {
+  if (Form == ReturnForm::Void)
+    return "()";
+  if (Form == ReturnForm::Tuple)
+    return "(" + llvm::join(Returns, ", ") + ")";
+  return Returns.front();
+}
+
+std::string pythonReturn(const ReturnTypes &Types) {
+  if (Types.Form == ReturnForm::Void)
+    return "None";
+  if (Types.Form != ReturnForm::Tuple)
+    return Types.Elements.front().Python;
+  std::vector<std::string> Parts;
+  for (const SchemaType &Element : Types.Elements)
+    Parts.push_back(Element.Python);
+  return "tuple[" + llvm::join(Parts, ", ") + "]";
+}
+
+/// Builds the signature of one entry from its definition.
+llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const std::string &OpName,
+                                           ASTContext &Ctx) {
+  OpSignature Sig;
+  Sig.OpName = OpName;
+  Sig.CppFunction = Function.getQualifiedNameAsString();
+  std::vector<std::string> Aliases(Function.getNumParams());
+  std::vector<std::string> SchemaArgs, CppArgs;
+  unsigned MutableCount = 0;
+  for (const ParmVarDecl *Param : Function.parameters()) {
+    unsigned Index = Param->getFunctionScopeIndex();
+    OpParam Op;
+    Op.Name = Param->getName().empty() ? "arg" + std::to_string(Index) : Param->getNameAsString();
+    Op.CppType = Param->getType().getAsString(Ctx.getPrintingPolicy());
+    std::optional<SchemaType> Type = mapParamType(Param->getType());
+    if (!Type)
+      return inputError("entry `", Sig.CppFunction, "`: parameter `", Op.Name, "` has type `",
+                        Op.CppType, "`, which an op schema cannot express");
+    Op.SchemaType = Type->Schema;
+    Op.PyAnnotation = Type->Python;
+    Op.IsTensor = Type->IsTensor;
+    Op.Mutable = Type->Mutable;
+    if (Op.Mutable) {
+      Aliases[Index] = aliasName(MutableCount++);
+      Op.SchemaType += "(" + Aliases[Index] + "!)";
+    }
+    SchemaArgs.push_back(Op.SchemaType + " " + Op.Name);
+    CppArgs.push_back(printQualified(Param->getType(), Ctx, Op.Name));
+    Sig.Params.push_back(std::move(Op));
+  }
+  QualType Result = Function.getReturnType();
+  std::optional<ReturnTypes> Returns = mapReturnType(Result);
+  if (!Returns)
+    return inputError("entry `", Sig.CppFunction, "`: return type `",
+                      Result.getAsString(Ctx.getPrintingPolicy()),
+                      "`, which an op schema cannot express");
+  FakeResult Fake = deriveFake({&Function, OpName, Sig.Params, *Returns}, Ctx);
+  for (size_t I = 0; I < Returns->Elements.size(); ++I) {
+    const SchemaType &Element = Returns->Elements[I];
+    std::optional<unsigned> Param =
+        I < Fake.ReturnedParams.size() ? Fake.ReturnedParams[I] : std::nullopt;
+    if (Element.Mutable && !Param)
+      return inputError("entry `", Sig.CppFunction, "`: output ", std::to_string(I + 1), " is a `",
+                        Result.getAsString(Ctx.getPrintingPolicy()),
+                        "` that is not always the same mutable tensor parameter");
+    // A returned mutable parameter aliases it, by reference or by value.
+    Sig.Returns.push_back(Param ? "Tensor(" + Aliases[*Param] + "!)" : Element.Schema);
+  }
+  Sig.Schema =
+      "(" + llvm::join(SchemaArgs, ", ") + ") -> " + schemaReturns(Sig.Returns, Returns->Form);
+  Sig.PyReturn = pythonReturn(*Returns);
+  Sig.CppDeclaration = printQualified(
+      Result, Ctx, Function.getNameAsString() + "(" + llvm::join(CppArgs, ", ") + ")");
+  Sig.FakeDerived = Fake.Derived;
+  Sig.FakeReason = std::move(Fake.Reason);
+  Sig.FakePython = std::move(Fake.Python);
+  Sig.FakeCpp = std::move(Fake.Cpp);
+  return Sig;
+}
+
+/// Finds the entries' definitions in the main file and derives their
+/// signatures while the AST is alive.
+class SignatureConsumer : public ASTConsumer {
+public:
+  SignatureConsumer(const std::vector<EntryJob> &Jobs, std::vector<std::optional<OpSignature>> &Out,
+                    llvm::Error &Err, const SourceManager &SM)
+      : Jobs(Jobs), Out(Out), Err(Err), SM(SM) {}
+
+  /// Only the main file's bodies are read; skipping the others' saves most
+  /// of a parse against the real torch headers.
+  bool shouldSkipFunctionBody(Decl *D) override {
+    return !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+  }
+
+  void HandleTranslationUnit(ASTContext &Ctx) override;
+
+private:
+  const std::vector<EntryJob> &Jobs;
+  std::vector<std::optional<OpSignature>> &Out;
+  llvm::Error &Err;
+  const SourceManager &SM;
+};
+
+/// Definitions in the main file, by qualified name.
+class DefinitionFinder : public ConstDynamicRecursiveASTVisitor {
+public:
+  explicit DefinitionFinder(const SourceManager &SM) : SM(SM) {}
+
+  bool VisitFunctionDecl(const FunctionDecl *Function) override {
+    if (Function->doesThisDeclarationHaveABody() &&
+        SM.isInMainFile(SM.getExpansionLoc(Function->getLocation())))
+      Definitions.emplace(Function->getQualifiedNameAsString(), Function);
+    return true;
+  }
+
+  /// The definition of `Name` whose declaration spans `Line` (the analyzer
+  /// reports the line of the name; the return type may start earlier).
+  const FunctionDecl *find(const std::string &Name, unsigned Line) const {
+    auto [Begin, End] = Definitions.equal_range(Name);
+    for (auto It = Begin; It != End; ++It) {
+      unsigned First = SM.getExpansionLineNumber(It->second->getBeginLoc());
+      unsigned NameLine = SM.getExpansionLineNumber(It->second->getLocation());
+      if (First <= Line && Line <= NameLine)
+        return It->second;
+    }
+    return nullptr;
+  }
+
+private:
+  const SourceManager &SM;
+  std::multimap<std::string, const FunctionDecl *> Definitions;
+};
+
+void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
+  DefinitionFinder Finder(SM);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const EntryJob &Job : Jobs) {
+    const analyze::Location &Loc = Job.Entry->Loc;
+    const FunctionDecl *Function = Finder.find(Job.Entry->Function, Loc.Line);
+    llvm::Expected<OpSignature> Sig =
+        Function ? buildSignature(*Function, Job.OpName, Ctx)
+                 : llvm::Expected<OpSignature>(
+                       inputError("entry `", Job.Entry->Function, "`: no definition at ", Loc.File,
+                                  ":", std::to_string(Loc.Line), " in the parse of that file"));
+    if (Sig)
+      Out[Job.Index] = std::move(*Sig);
+    else if (Err)
+      llvm::consumeError(Sig.takeError());
+    else
+      Err = Sig.takeError();
+  }
+}
+
+class SignatureAction : public ASTFrontendAction {
+public:
+  SignatureAction(const std::vector<EntryJob> &Jobs, std::vector<std::optional<OpSignature>> &Out,
+                  llvm::Error &Err)
+      : Jobs(Jobs), Out(Out), Err(Err) {}
+
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
+    CI.getFrontendOpts().SkipFunctionBodies = true;
+    // A header missing from the stand-in or partial torch install must not
+    // stop the parse: the entry's own code is what matters.
+    CI.getPreprocessor().SetSuppressIncludeNotFoundError(true);
+    return std::make_unique<SignatureConsumer>(Jobs, Out, Err, CI.getSourceManager());
+  }
+
+private:
+  const std::vector<EntryJob> &Jobs;
+  std::vector<std::optional<OpSignature>> &Out;
+  llvm::Error &Err;
+};
+
+/// The flags to parse `File` with: its own, else (a header defining an
+/// entry) those of any closure TU, then the extra arguments.
+std::vector<std::string> flagsFor(const SignatureRequest &Request, const std::string &File) {
+  auto It = Request.TUFlags.find(File);
+  if (It == Request.TUFlags.end())
+    It = Request.TUFlags.begin();
+  std::vector<std::string> Flags;
+  if (It != Request.TUFlags.end())
+    Flags = It->second;
+  Flags.insert(Flags.end(), Request.ExtraArgs.begin(), Request.ExtraArgs.end());
+  return Flags;
+}
+
+/// Parses `File` (host side) once and derives the signatures of its entries.
+llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &File,
+                         const std::vector<EntryJob> &Jobs,
+                         std::vector<std::optional<OpSignature>> &Out) {
+  analyze::ParseRequest Parse;
+  Parse.MainFile = Request.SourceRoot + "/" + File;
+  Parse.SourceRoot = Request.SourceRoot;
+  Parse.ExternalDirs = Request.ExternalDirs;
+  Parse.Side = analyze::ParseSide::Host;
+  Parse.Flags = flagsFor(Request, File);
+  Parse.Directory = Request.SourceRoot;
+  if (!llvm::sys::fs::exists(Parse.MainFile))
+    return inputError("cannot read ", File, " under ", Request.SourceRoot,
+                      ": no such file (it defines entry `", Jobs.front().Entry->Function, "`)");
+  llvm::Error Err = llvm::Error::success();
+  IgnoringDiagConsumer Quiet;
+  FileSystemOptions FSOptions;
+  FSOptions.WorkingDir = Request.SourceRoot;
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
+  tooling::ToolInvocation Invocation(analyze::parseCommandLine(Parse),
+                                     std::make_unique<SignatureAction>(Jobs, Out, Err),
+                                     Files.get());
+  Invocation.setDiagnosticConsumer(&Quiet);
+  Invocation.run();
+  if (Err)
+    return Err;
+  for (const EntryJob &Job : Jobs)
+    if (!Out[Job.Index])
+      return inputError("entry `", Job.Entry->Function, "`: Clang could not parse ", File);
+  return llvm::Error::success();
+}
+
+} // namespace
+
+llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request) {
+  if (Request.OpNames.size() != Request.Entries.size())
+    return llvm::createStringError("deriveSignatures: " + std::to_string(Request.Entries.size()) +
+                                   " entries but " + std::to_string(Request.OpNames.size()) +
+                                   " op names");
+  // One parse per file, however many entries it defines.
+  std::map<std::string, std::vector<EntryJob>> ByFile;
+  for (size_t I = 0; I < Request.Entries.size(); ++I)
+    ByFile[Request.Entries[I].Loc.File].push_back({I, &Request.Entries[I], Request.OpNames[I]});
+  std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
+  for (const auto &[File, Jobs] : ByFile)
+    if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived))
+      return Err;
+  std::vector<OpSignature> Signatures;
+  for (std::optional<OpSignature> &Sig : Derived)
+    Signatures.push_back(std::move(*Sig));
+  return Signatures;
+}
+
+} // namespace opmig::migrate

@@ -1,2 +1,931 @@
-// PLACEHOLDER: tests being written.
+//===- OpSignatureTest.cpp - Tests for schema and fake derivation ---------===//
+//
+// Each test writes one hand-written host source (against the stand-in torch
+// headers) into a fresh temporary directory, derives the signature of its
+// last-defined function and checks one construct. The last tests run the
+// analysis on the bundled sample and derive its entries from the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "opmig/migrate/OpSignature.h"
+
+#include "opmig/analyze/Analyzer.h"
+#include "opmig/analyze/CompileFlags.h"
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <gtest/gtest.h>
+
+using namespace opmig;
+using namespace opmig::migrate;
+
+namespace {
+
+const std::string StubsDir = std::string(OPMIG_FIXTURES_DIR) + "/stubs/include";
+
+std::string makeTempDir() {
+  llvm::SmallString<128> Created, Real;
+  EXPECT_FALSE(llvm::sys::fs::createUniqueDirectory("opmig-opsig", Created));
+  EXPECT_FALSE(llvm::sys::fs::real_path(Created, Real));
+  return std::string(Real);
+}
+
+/// 1-based line of the first line of `Text` containing `Needle`; 0 (and a
+/// failure) when none does.
+unsigned lineOf(llvm::StringRef Text, llvm::StringRef Needle) {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Text.split(Lines, '\n');
+  for (size_t I = 0; I < Lines.size(); ++I)
+    if (Lines[I].contains(Needle))
+      return I + 1;
+  ADD_FAILURE() << "no line contains " << Needle.str();
+  return 0;
+}
+
+/// The line defining `Unqualified`: the last unindented line naming it
+/// followed by `(`.
+unsigned definitionLine(llvm::StringRef Text, llvm::StringRef Unqualified) {
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Text.split(Lines, '\n');
+  unsigned Found = 0;
+  for (size_t I = 0; I < Lines.size(); ++I) {
+    llvm::StringRef Line = Lines[I];
+    size_t At = Line.find((Unqualified + "(").str());
+    bool Named = At == 0 || (At != llvm::StringRef::npos && !llvm::isAlnum(Line[At - 1]) &&
+                             Line[At - 1] != '_');
+    if (Named && !Line.starts_with(" "))
+      Found = I + 1;
+  }
+  EXPECT_NE(Found, 0u) << "no definition of " << Unqualified.str();
+  return Found;
+}
+
+class OpSignatureTest : public ::testing::Test {
+protected:
+  void SetUp() override { Root = makeTempDir(); }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  /// Flags of a host C++ TU against the stand-in headers; the non-empty
+  /// torch option skips the probe for an installed torch.
+  static std::vector<std::string> flags() {
+    std::vector<std::string> Flags =
+        analyze::commonClangFlags(analyze::findToolchain("", {StubsDir}));
+    Flags.insert(Flags.end(), {"-std=c++17", "-isystem", StubsDir});
+    return Flags;
+  }
+
+  void write(const std::string &Relative, llvm::StringRef Text) const {
+    std::string File = Root + "/" + Relative;
+    ASSERT_FALSE(llvm::sys::fs::create_directories(llvm::sys::path::parent_path(File)));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC) << File;
+    OS << Text;
+  }
+
+  SignatureRequest request() const {
+    SignatureRequest Request;
+    Request.SourceRoot = Root;
+    return Request;
+  }
+
+  static void addEntry(SignatureRequest &Request, const std::string &File, llvm::StringRef Text,
+                       const std::string &Function) {
+    analyze::ResolvedEntry Entry;
+    Entry.Requested = Function;
+    Entry.Function = Function;
+    Entry.Via = "function";
+    Entry.Loc.File = File;
+    llvm::StringRef Unqualified = llvm::StringRef(Function).rsplit("::").second;
+    Entry.Loc.Line = definitionLine(Text, Unqualified.empty() ? Function : Unqualified);
+    Request.Entries.push_back(Entry);
+    Request.OpNames.push_back(Unqualified.empty() ? Function : Unqualified.str());
+    Request.TUFlags[File] = flags();
+  }
+
+  /// Derives the signature of `Function`, defined in `Text` (saved as ops.cpp).
+  llvm::Expected<std::vector<OpSignature>> deriveAll(llvm::StringRef Text,
+                                                     const std::string &Function) {
+    write("ops.cpp", Text);
+    SignatureRequest Request = request();
+    addEntry(Request, "ops.cpp", Text, Function);
+    return deriveSignatures(Request);
+  }
+
+  OpSignature derive(llvm::StringRef Text, const std::string &Function) {
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveAll(Text, Function);
+    if (!Sigs) {
+      ADD_FAILURE() << llvm::toString(Sigs.takeError());
+      return {};
+    }
+    EXPECT_EQ(Sigs->size(), 1u);
+    return Sigs->empty() ? OpSignature{} : Sigs->front();
+  }
+
+  /// The message of the InputError that deriving `Function` fails with.
+  std::string inputErrorOf(llvm::StringRef Text, const std::string &Function) {
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveAll(Text, Function);
+    if (Sigs) {
+      ADD_FAILURE() << "derivation of " << Function << " did not fail";
+      return "";
+    }
+    llvm::Error Err = Sigs.takeError();
+    EXPECT_TRUE(Err.isA<InputError>());
+    return llvm::toString(std::move(Err));
+  }
+
+  /// The schema of `Function`'s only parameter, with its annotation.
+  std::pair<std::string, std::string> paramType(llvm::StringRef Text) {
+    OpSignature Sig = derive(Text, "f");
+    if (Sig.Params.size() != 1) {
+      ADD_FAILURE() << "expected one parameter, got " << Sig.Params.size();
+      return {};
+    }
+    return {Sig.Params[0].SchemaType, Sig.Params[0].PyAnnotation};
+  }
+
+  std::string Root;
+};
+
+using Type = std::pair<std::string, std::string>;
+
+//===----------------------------------------------------------------------===//
+// Parameter types
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, TensorByValueAndByConstReference) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor a, const at::Tensor &b) {}\n",
+                           "f");
+  ASSERT_EQ(Sig.Params.size(), 2u);
+  EXPECT_EQ(Sig.Schema, "(Tensor a, Tensor b) -> ()");
+  EXPECT_EQ(Sig.Params[0].CppType, "at::Tensor");
+  EXPECT_EQ(Sig.Params[1].CppType, "const at::Tensor &");
+  EXPECT_EQ(Sig.Params[1].PyAnnotation, "torch.Tensor");
+  EXPECT_TRUE(Sig.Params[1].IsTensor);
+  EXPECT_FALSE(Sig.Params[1].Mutable);
+}
+
+TEST_F(OpSignatureTest, TorchTensorAliasIsTensor) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(const torch::Tensor &x) {}\n",
+                           "f");
+  ASSERT_EQ(Sig.Params.size(), 1u);
+  EXPECT_EQ(Sig.Params[0].SchemaType, "Tensor");
+  EXPECT_EQ(Sig.Params[0].CppType, "const torch::Tensor &");
+}
+
+TEST_F(OpSignatureTest, TypedefInsideUpstreamNamespaceIsLookedThrough) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "namespace up {\n"
+                           "using Tensor = at::Tensor;\n"
+                           "typedef int64_t Index;\n"
+                           "void f(const Tensor &x, Index n) {}\n"
+                           "} // namespace up\n",
+                           "up::f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, int n) -> ()");
+  EXPECT_EQ(Sig.CppFunction, "up::f");
+  EXPECT_EQ(Sig.OpName, "f");
+  // Qualified, so the declaration compiles outside namespace `up`.
+  EXPECT_EQ(Sig.CppDeclaration, "void f(const up::Tensor &x, up::Index n)");
+}
+
+TEST_F(OpSignatureTest, MutableTensorsGetOneAliasSetEach) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor &out, const at::Tensor &x, at::Tensor &lse) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor(b!) lse) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 3u);
+  EXPECT_TRUE(Sig.Params[0].Mutable);
+  EXPECT_TRUE(Sig.Params[0].IsTensor);
+  EXPECT_FALSE(Sig.Params[1].Mutable);
+  EXPECT_EQ(Sig.Params[2].CppType, "at::Tensor &");
+  EXPECT_EQ(Sig.Params[2].PyAnnotation, "torch.Tensor");
+}
+
+TEST_F(OpSignatureTest, OptionalTensors) {
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(std::optional<at::Tensor> bias) {}\n"),
+            Type("Tensor?", "torch.Tensor | None"));
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(const c10::optional<torch::Tensor> &bias) {}\n"),
+            Type("Tensor?", "torch.Tensor | None"));
+}
+
+TEST_F(OpSignatureTest, IntegersAreInt) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(int64_t a, int b, long c, const int64_t &d) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(int a, int b, int c, int d) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 4u);
+  EXPECT_EQ(Sig.Params[0].PyAnnotation, "int");
+  EXPECT_EQ(Sig.Params[0].CppType, "int64_t");
+}
+
+TEST_F(OpSignatureTest, FloatingPointIsFloat) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(double eps, float scale) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(float eps, float scale) -> ()");
+  EXPECT_EQ(Sig.Params[1].PyAnnotation, "float");
+}
+
+TEST_F(OpSignatureTest, Bool) {
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(bool causal) {}\n"),
+            Type("bool", "bool"));
+}
+
+TEST_F(OpSignatureTest, ScalarTypeIsDtype) {
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(c10::ScalarType t) {}\n"),
+            Type("ScalarType", "torch.dtype"));
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(at::ScalarType t) {}\n"),
+            Type("ScalarType", "torch.dtype"));
+}
+
+TEST_F(OpSignatureTest, Scalar) {
+  EXPECT_EQ(paramType("#include <torch/all.h>\n"
+                      "void f(const c10::Scalar &alpha) {}\n"),
+            Type("Scalar", "int | float | bool"));
+}
+
+TEST_F(OpSignatureTest, StringsAreStr) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(std::string a, const std::string &b, c10::string_view c,\n"
+                           "       std::string_view d) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(str a, str b, str c, str d) -> ()");
+  EXPECT_EQ(Sig.Params[0].PyAnnotation, "str");
+}
+
+TEST_F(OpSignatureTest, IntegerListsAreIntArrays) {
+  OpSignature Sig =
+      derive("#include <torch/all.h>\n"
+             "void f(at::IntArrayRef a, c10::ArrayRef<int64_t> b, std::vector<int64_t> c,\n"
+             "       const std::vector<int64_t> &d) {}\n",
+             "f");
+  EXPECT_EQ(Sig.Schema, "(int[] a, int[] b, int[] c, int[] d) -> ()");
+  EXPECT_EQ(Sig.Params[0].PyAnnotation, "list[int]");
+}
+
+TEST_F(OpSignatureTest, TensorListsAreTensorArrays) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(std::vector<at::Tensor> a, at::TensorList b) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor[] a, Tensor[] b) -> ()");
+  EXPECT_EQ(Sig.Params[1].PyAnnotation, "list[torch.Tensor]");
+  EXPECT_FALSE(Sig.Params[1].IsTensor);
+}
+
+TEST_F(OpSignatureTest, OptionalScalars) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(std::optional<int64_t> a, std::optional<double> b,\n"
+                           "       c10::optional<bool> c, std::optional<at::ScalarType> d) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(int? a, float? b, bool? c, ScalarType? d) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 4u);
+  EXPECT_EQ(Sig.Params[0].PyAnnotation, "int | None");
+  EXPECT_EQ(Sig.Params[3].PyAnnotation, "torch.dtype | None");
+}
+
+TEST_F(OpSignatureTest, UnnamedParametersAreNumbered) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &, int64_t) {\n"
+                           "  return at::Tensor();\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor arg0, int arg1) -> Tensor");
+  EXPECT_EQ(Sig.CppDeclaration, "at::Tensor f(const at::Tensor &arg0, int64_t arg1)");
+}
+
+TEST_F(OpSignatureTest, UnsupportedParameterTypeIsAnInputError) {
+  EXPECT_EQ(inputErrorOf("#include <torch/all.h>\n"
+                         "namespace up {\n"
+                         "void f(const at::Tensor &x, int64_t *counts) {}\n"
+                         "}\n",
+                         "up::f"),
+            "entry `up::f`: parameter `counts` has type `int64_t *`, which an op schema "
+            "cannot express");
+}
+
+TEST_F(OpSignatureTest, NonConstReferenceToScalarIsUnsupported) {
+  EXPECT_EQ(inputErrorOf("#include <torch/all.h>\n"
+                         "void f(const at::Tensor &x, double &scale) {}\n",
+                         "f"),
+            "entry `f`: parameter `scale` has type `double &`, which an op schema cannot "
+            "express");
+}
+
+//===----------------------------------------------------------------------===//
+// Results
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, VoidReturnsNothing) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor &out) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out) -> ()");
+  EXPECT_TRUE(Sig.Returns.empty());
+  EXPECT_EQ(Sig.PyReturn, "None");
+  EXPECT_EQ(Sig.CppDeclaration, "void f(at::Tensor &out)");
+}
+
+TEST_F(OpSignatureTest, TupleReturnsOneResultPerElement) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+                           "  return {at::empty_like(x), at::empty_like(x)};\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x) -> (Tensor, Tensor)");
+  EXPECT_EQ(Sig.Returns, (std::vector<std::string>{"Tensor", "Tensor"}));
+  EXPECT_EQ(Sig.PyReturn, "tuple[torch.Tensor, torch.Tensor]");
+  EXPECT_EQ(Sig.CppDeclaration, "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x)");
+}
+
+TEST_F(OpSignatureTest, VectorReturnIsTensorArray) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::vector<at::Tensor> f(const at::Tensor &a, const at::Tensor &b) {\n"
+                           "  return {at::empty_like(a), at::empty_like(b)};\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor a, Tensor b) -> Tensor[]");
+  EXPECT_EQ(Sig.PyReturn, "list[torch.Tensor]");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "[torch.empty_like(a), torch.empty_like(b)]");
+  EXPECT_EQ(Sig.FakeCpp, "return {at::empty_like(a), at::empty_like(b)};");
+}
+
+TEST_F(OpSignatureTest, ReturnedMutableParameterAliasesIt) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor &f(const at::Tensor &x, at::Tensor &out) {\n"
+                           "  out.zero_();\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, Tensor(a!) out) -> Tensor(a!)");
+  EXPECT_EQ(Sig.PyReturn, "torch.Tensor");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "out");
+  EXPECT_EQ(Sig.FakeCpp, "return out;");
+  EXPECT_EQ(Sig.CppDeclaration, "at::Tensor &f(const at::Tensor &x, at::Tensor &out)");
+}
+
+TEST_F(OpSignatureTest, ReturnedMutableParametersInATupleKeepTheirAliases) {
+  OpSignature Sig =
+      derive("#include <torch/all.h>\n"
+             "std::tuple<at::Tensor &, at::Tensor &> f(at::Tensor &a, at::Tensor &b) {\n"
+             "  return std::forward_as_tuple(b, a);\n"
+             "}\n",
+             "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) a, Tensor(b!) b) -> (Tensor(b!), Tensor(a!))");
+  EXPECT_EQ(Sig.FakePython, "(b, a)");
+  EXPECT_EQ(Sig.FakeCpp, "return {b, a};");
+}
+
+TEST_F(OpSignatureTest, ReturnedReferenceToANonParameterIsAnInputError) {
+  EXPECT_EQ(inputErrorOf("#include <torch/all.h>\n"
+                         "at::Tensor &pick(at::Tensor &a, at::Tensor &b);\n"
+                         "at::Tensor &f(at::Tensor &a, at::Tensor &b) {\n"
+                         "  return pick(a, b);\n"
+                         "}\n",
+                         "f"),
+            "entry `f`: output 1 is a `at::Tensor &` that is not always the same mutable "
+            "tensor parameter");
+}
+
+TEST_F(OpSignatureTest, ConstReferenceResultIsUnsupported) {
+  EXPECT_EQ(inputErrorOf("#include <torch/all.h>\n"
+                         "const at::Tensor &f(const at::Tensor &x) {\n"
+                         "  return x;\n"
+                         "}\n",
+                         "f"),
+            "entry `f`: return type `const at::Tensor &`, which an op schema cannot express");
+}
+
+//===----------------------------------------------------------------------===//
+// Fakes that are derived
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, FakeOfEmptyLike) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  at::Tensor out = at::empty_like(x);\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakeReason, "");
+  EXPECT_EQ(Sig.FakePython, "torch.empty_like(x)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty_like(x);");
+}
+
+TEST_F(OpSignatureTest, FakeOfTorchSpellings) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "torch::Tensor f(const torch::Tensor &x) {\n"
+                           "  auto out = torch::empty_like(x);\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "torch.empty_like(x)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty_like(x);");
+}
+
+TEST_F(OpSignatureTest, FakeOfEmptyFromSizesThroughLocals) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  const int64_t rows = x.size(0);\n"
+                           "  int64_t cols = x.size(1);\n"
+                           "  at::Tensor out = at::empty({rows, cols}, x.options());\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython,
+            "torch.empty((x.shape[0], x.shape[1]), dtype=x.dtype, device=x.device)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty({x.size(0), x.size(1)}, x.options());");
+}
+
+TEST_F(OpSignatureTest, FakeOfProductsLiteralsAndSizesSubscripts) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "constexpr int kPack = 2;\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  const int64_t tokens = x.size(0) * x.sizes()[1];\n"
+                           "  return at::empty({tokens, kPack * 4, x.size(-1)}, x.options());\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "torch.empty((x.shape[0] * x.shape[1], 8, x.shape[-1]), "
+                            "dtype=x.dtype, device=x.device)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty({x.size(0) * x.size(1), 8, x.size(-1)}, x.options());");
+}
+
+TEST_F(OpSignatureTest, FakeOfOptionsWithDtype) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  auto opts = x.options().dtype(at::kFloat);\n"
+                           "  return at::empty({x.size(0)}, opts);\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "torch.empty((x.shape[0],), dtype=torch.float32, device=x.device)");
+  EXPECT_EQ(Sig.FakeCpp,
+            "return at::empty({x.size(0)}, x.options().dtype(at::ScalarType::Float));");
+}
+
+TEST_F(OpSignatureTest, FakeOfDtypeConstantAndBuiltOptions) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+                           "  auto counts = at::zeros({4}, at::kInt);\n"
+                           "  auto out = torch::empty({x.size(0)},\n"
+                           "      torch::dtype(torch::kFloat32).device(x.device()));\n"
+                           "  return {counts, out};\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "(torch.zeros((4,), dtype=torch.int32), "
+                            "torch.empty((x.shape[0],), dtype=torch.float32, device=x.device))");
+  EXPECT_EQ(Sig.FakeCpp, "return {at::zeros({4}, at::ScalarType::Int), at::empty({x.size(0)}, "
+                         "at::dtype(at::ScalarType::Float).device(x.device()))};");
+}
+
+TEST_F(OpSignatureTest, FakeOfDtypeTakenFromParameters) {
+  OpSignature Sig =
+      derive("#include <torch/all.h>\n"
+             "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x,\n"
+             "                                     const at::Tensor &y,\n"
+             "                                     at::ScalarType out_dtype) {\n"
+             "  auto a = at::empty_like(x, x.options().dtype(out_dtype));\n"
+             "  auto b = at::ones_like(x, at::TensorOptions().dtype(y.scalar_type()));\n"
+             "  return std::make_tuple(a, b);\n"
+             "}\n",
+             "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "(torch.empty_like(x, dtype=out_dtype, device=x.device), "
+                            "torch.ones_like(x, dtype=y.dtype))");
+  EXPECT_EQ(Sig.FakeCpp, "return {at::empty_like(x, x.options().dtype(out_dtype)), "
+                         "at::ones_like(x, at::TensorOptions().dtype(y.scalar_type()))};");
+}
+
+TEST_F(OpSignatureTest, FakeOfTupleThroughMakeTuple) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+                           "  at::Tensor a = at::empty_like(x);\n"
+                           "  at::Tensor b = at::empty({x.size(0)}, x.options());\n"
+                           "  return std::make_tuple(a, b);\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "(torch.empty_like(x), torch.empty((x.shape[0],), dtype=x.dtype, "
+                            "device=x.device))");
+  EXPECT_EQ(Sig.FakeCpp, "return {at::empty_like(x), at::empty({x.size(0)}, x.options())};");
+}
+
+TEST_F(OpSignatureTest, FakeOfNewEmptyAndWholeShape) {
+  OpSignature Sig =
+      derive("#include <torch/all.h>\n"
+             "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+             "  return {x.new_empty({x.size(0), 2}), at::empty(x.sizes(), x.options())};\n"
+             "}\n",
+             "f");
+  EXPECT_EQ(Sig.FakePython,
+            "(x.new_empty((x.shape[0], 2)), torch.empty(x.shape, dtype=x.dtype, device=x.device))");
+  EXPECT_EQ(Sig.FakeCpp,
+            "return {x.new_empty({x.size(0), 2}), at::empty(x.sizes(), x.options())};");
+}
+
+TEST_F(OpSignatureTest, FakeOfIntegerParameterSize) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x, int64_t n) {\n"
+                           "  return at::empty({n, x.numel()}, x.options());\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "torch.empty((n, x.numel()), dtype=x.dtype, device=x.device)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty({n, x.numel()}, x.options());");
+}
+
+TEST_F(OpSignatureTest, FakeOfTensorAssignedOnce) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  at::Tensor out;\n"
+                           "  out = at::empty_like(x);\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "torch.empty_like(x)");
+}
+
+TEST_F(OpSignatureTest, FakeOfContiguousCopyKeepsItsLayout) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+                           "  auto xc = x.contiguous();\n"
+                           "  return {at::empty_like(xc), at::empty({xc.size(0)}, xc.options())};\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakePython, "(torch.empty_like(x.contiguous()), "
+                            "torch.empty((x.shape[0],), dtype=x.dtype, device=x.device))");
+}
+
+TEST_F(OpSignatureTest, FakeIgnoresDataWritesInLambdasAndLaunchers) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void launch(at::Tensor &o, const at::Tensor &x) { o.data_ptr(); }\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  auto out = at::empty_like(x);\n"
+                           "  [&] { float *p = out.data_ptr<float>(); (void)p; }();\n"
+                           "  launch(out, x);\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "torch.empty_like(x)");
+}
+
+TEST_F(OpSignatureTest, FakeOfOutParameterOpIsNone) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor &out, const at::Tensor &x) {\n"
+                           "  out.zero_();\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived);
+  EXPECT_EQ(Sig.FakePython, "None");
+  EXPECT_EQ(Sig.FakeCpp, "");
+}
+
+TEST_F(OpSignatureTest, AgreeingEarlyReturnIsFine) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  at::Tensor out = at::empty_like(x);\n"
+                           "  if (x.numel() == 0) return out;\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+}
+
+TEST_F(OpSignatureTest, FakeThroughATenShapedDeclarations) {
+  // ATen declares most tensor methods on `at::TensorBase`, takes sizes as
+  // `const std::initializer_list &`, dtypes as `std::optional`, and has
+  // defaulted trailing parameters: the same constructs, spelled that way.
+  write("aten_like/ATen/ATen.h",
+        "#pragma once\n"
+        "#include <cstdint>\n"
+        "#include <initializer_list>\n"
+        "#include <optional>\n"
+        "#include <tuple>\n"
+        "namespace c10 {\n"
+        "enum class ScalarType : int8_t { Byte, Char, Short, Int, Long, Half, Float, Double };\n"
+        "constexpr auto kFloat = ScalarType::Float;\n"
+        "enum class MemoryFormat { Contiguous, Preserve };\n"
+        "template <typename T> class ArrayRef {\n"
+        "public:\n"
+        "  constexpr ArrayRef(const std::initializer_list<T> &list);\n"
+        "  const T &operator[](size_t i) const;\n"
+        "};\n"
+        "using IntArrayRef = ArrayRef<int64_t>;\n"
+        "struct TypeMeta {};\n"
+        "struct Device {};\n"
+        "struct TensorOptions {\n"
+        "  TensorOptions();\n"
+        "  TensorOptions dtype(std::optional<ScalarType> t) const noexcept;\n"
+        "  TensorOptions dtype(TypeMeta t) const noexcept;\n"
+        "  TensorOptions device(std::optional<Device> d) const noexcept;\n"
+        "};\n"
+        "} // namespace c10\n"
+        "namespace at {\n"
+        "using c10::IntArrayRef;\n"
+        "using c10::kFloat;\n"
+        "using c10::MemoryFormat;\n"
+        "using c10::ScalarType;\n"
+        "using c10::TensorOptions;\n"
+        "class TensorBase {\n"
+        "public:\n"
+        "  int64_t size(int64_t dim) const;\n"
+        "  IntArrayRef sizes() const;\n"
+        "  int64_t numel() const;\n"
+        "  ScalarType scalar_type() const;\n"
+        "  c10::TypeMeta dtype() const;\n"
+        "  c10::Device device() const;\n"
+        "  TensorOptions options() const;\n"
+        "};\n"
+        "class Tensor : public TensorBase {\n"
+        "public:\n"
+        "  Tensor contiguous(MemoryFormat f = MemoryFormat::Contiguous) const;\n"
+        "  Tensor new_empty(IntArrayRef size, TensorOptions options = {}) const;\n"
+        "};\n"
+        "Tensor empty(IntArrayRef size, TensorOptions options = {},\n"
+        "             std::optional<MemoryFormat> f = std::nullopt);\n"
+        "Tensor empty_like(const Tensor &self, TensorOptions options = {},\n"
+        "                  std::optional<MemoryFormat> f = std::nullopt);\n"
+        "} // namespace at\n");
+  llvm::StringRef Text =
+      "#include <ATen/ATen.h>\n"
+      "std::tuple<at::Tensor, at::Tensor, at::Tensor> f(const at::Tensor &x) {\n"
+      "  auto xc = x.contiguous();\n"
+      "  auto a = at::empty({x.size(0), x.sizes()[1]}, x.options().dtype(at::kFloat));\n"
+      "  auto b = at::empty_like(xc, x.options().dtype(x.dtype()).device(x.device()));\n"
+      "  auto c = x.new_empty({x.numel()});\n"
+      "  return {a, b, c};\n"
+      "}\n";
+  write("ops.cpp", Text);
+  SignatureRequest Request = request();
+  addEntry(Request, "ops.cpp", Text, "f");
+  Request.TUFlags["ops.cpp"] = analyze::commonClangFlags(analyze::findToolchain("", {StubsDir}));
+  Request.ExtraArgs = {"-std=c++17", "-isystem", Root + "/aten_like"};
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+  ASSERT_TRUE(bool(Sigs)) << llvm::toString(Sigs.takeError());
+  const OpSignature &Sig = Sigs->front();
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython,
+            "(torch.empty((x.shape[0], x.shape[1]), dtype=torch.float32, device=x.device), "
+            "torch.empty_like(x.contiguous(), dtype=x.dtype, device=x.device), "
+            "x.new_empty((x.numel(),)))");
+  EXPECT_EQ(
+      Sig.FakeCpp,
+      "return {at::empty({x.size(0), x.size(1)}, x.options().dtype(at::ScalarType::Float)), "
+      "at::empty_like(x.contiguous(), x.options().dtype(x.scalar_type()).device(x.device())), "
+      "x.new_empty({x.numel()})};");
+}
+
+//===----------------------------------------------------------------------===//
+// Fakes that are not derived, and why
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, NoFakeForDataDependentSize) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  const int64_t n = x.sum().item<int64_t>();\n"
+                           "  at::Tensor out = at::empty({n}, x.options());\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_FALSE(Sig.FakeDerived);
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: dimension 0 of `out` uses `x.sum().item<int64_t>()`, "
+                            "which is not an input size, a literal or a product of those");
+  EXPECT_EQ(Sig.FakePython, "");
+  EXPECT_EQ(Sig.FakeCpp, "");
+}
+
+TEST_F(OpSignatureTest, NoFakeWhenReturnsDisagree) {
+  llvm::StringRef Text = "#include <torch/all.h>\n"
+                         "at::Tensor f(const at::Tensor &x, const at::Tensor &y) {\n"
+                         "  if (x.dim() == 1)\n"
+                         "    return at::empty_like(x);\n"
+                         "  return at::empty_like(y);\n"
+                         "}\n";
+  OpSignature Sig = derive(Text, "f");
+  EXPECT_FALSE(Sig.FakeDerived);
+  EXPECT_EQ(Sig.FakeReason,
+            "the returns of f disagree: line " + std::to_string(lineOf(Text, "empty_like(x)")) +
+                " returns `torch.empty_like(x)`, line " +
+                std::to_string(lineOf(Text, "empty_like(y)")) + " returns `torch.empty_like(y)`");
+}
+
+TEST_F(OpSignatureTest, NoFakeForUnknownProducer) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, at::Tensor> f(const at::Tensor &a,\n"
+                           "                                     const at::Tensor &b) {\n"
+                           "  at::Tensor l = at::empty_like(a);\n"
+                           "  at::Tensor out = at::matmul(a, b);\n"
+                           "  return {l, out};\n"
+                           "}\n",
+                           "f");
+  EXPECT_FALSE(Sig.FakeDerived);
+  EXPECT_EQ(
+      Sig.FakeReason,
+      "output 2 of f: `out` is computed by `at::matmul(...)`, not an allocation of input shape");
+}
+
+TEST_F(OpSignatureTest, NoFakeWhenResizedAfterAllocation) {
+  llvm::StringRef Text = "#include <torch/all.h>\n"
+                         "at::Tensor f(const at::Tensor &x) {\n"
+                         "  at::Tensor out = at::empty_like(x);\n"
+                         "  out.resize_({4});\n"
+                         "  return out;\n"
+                         "}\n";
+  OpSignature Sig = derive(Text, "f");
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: `out` is changed by `resize_` at line " +
+                                std::to_string(lineOf(Text, "resize_")) + " after its allocation");
+}
+
+TEST_F(OpSignatureTest, NoFakeWhenPassedToAnOpaqueFunctionByReference) {
+  llvm::StringRef Text = "#include <torch/all.h>\n"
+                         "void fill(at::Tensor &o);\n"
+                         "at::Tensor f(const at::Tensor &x) {\n"
+                         "  at::Tensor out = at::empty_like(x);\n"
+                         "  fill(out);\n"
+                         "  return out;\n"
+                         "}\n";
+  OpSignature Sig = derive(Text, "f");
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: `out` is passed by non-const reference to `fill` at "
+                            "line " +
+                                std::to_string(lineOf(Text, "fill(out)")) +
+                                " after its allocation");
+}
+
+TEST_F(OpSignatureTest, NoFakeWhenAssignedUnderACondition) {
+  llvm::StringRef Text = "#include <torch/all.h>\n"
+                         "at::Tensor f(const at::Tensor &x) {\n"
+                         "  at::Tensor out;\n"
+                         "  if (x.dim() > 1)\n"
+                         "    out = at::empty_like(x);\n"
+                         "  return out;\n"
+                         "}\n";
+  OpSignature Sig = derive(Text, "f");
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: `out` is assigned under a condition at line " +
+                                std::to_string(lineOf(Text, "out = ")));
+}
+
+TEST_F(OpSignatureTest, NoFakeWhenAnInputIsReturned) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  return x;\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: the input `x` is returned as it is, not a new tensor");
+}
+
+TEST_F(OpSignatureTest, NoFakeForScalarOutputs) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "std::tuple<at::Tensor, int64_t> f(const at::Tensor &x) {\n"
+                           "  return {at::empty_like(x), x.size(0)};\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x) -> (Tensor, int)");
+  EXPECT_EQ(Sig.PyReturn, "tuple[torch.Tensor, int]");
+  EXPECT_EQ(Sig.FakeReason, "output 2 of f has type `int`; only tensor outputs are derived");
+}
+
+TEST_F(OpSignatureTest, NoFakeForUnknownOptions) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::TensorOptions pick_options();\n"
+                           "at::Tensor f(const at::Tensor &x) {\n"
+                           "  return at::empty({x.size(0)}, pick_options());\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.FakeReason, "output 1 of f: the options argument of the returned value uses "
+                            "`pick_options()`, which is not an input's options or a dtype");
+}
+
+//===----------------------------------------------------------------------===//
+// Requests
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, SeveralEntriesKeepTheirOrderAndOpNames) {
+  llvm::StringRef A = "#include <torch/all.h>\n"
+                      "void a_op(at::Tensor &out) {}\n";
+  llvm::StringRef B = "#include <torch/all.h>\n"
+                      "at::Tensor b_op(const at::Tensor &x) { return at::empty_like(x); }\n"
+                      "void c_op(const at::Tensor &x, double eps) {}\n";
+  write("b.cpp", B);
+  write("a.cpp", A);
+  SignatureRequest Request = request();
+  addEntry(Request, "b.cpp", B, "b_op");
+  addEntry(Request, "a.cpp", A, "a_op");
+  addEntry(Request, "b.cpp", B, "c_op");
+  Request.OpNames = {"first", "second", "third"};
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+  ASSERT_TRUE(bool(Sigs)) << llvm::toString(Sigs.takeError());
+  ASSERT_EQ(Sigs->size(), 3u);
+  EXPECT_EQ((*Sigs)[0].OpName, "first");
+  EXPECT_EQ((*Sigs)[0].Schema, "(Tensor x) -> Tensor");
+  EXPECT_EQ((*Sigs)[1].OpName, "second");
+  EXPECT_EQ((*Sigs)[1].Schema, "(Tensor(a!) out) -> ()");
+  EXPECT_EQ((*Sigs)[2].OpName, "third");
+  EXPECT_EQ((*Sigs)[2].Schema, "(Tensor x, float eps) -> ()");
+}
+
+TEST_F(OpSignatureTest, EntryWithoutDefinitionAtItsLineIsAnInputError) {
+  llvm::StringRef Text = "#include <torch/all.h>\n"
+                         "void f(at::Tensor &out) {}\n";
+  write("ops.cpp", Text);
+  SignatureRequest Request = request();
+  addEntry(Request, "ops.cpp", Text, "f");
+  Request.Entries.front().Loc.Line = 1;
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+  ASSERT_FALSE(bool(Sigs));
+  llvm::Error Err = Sigs.takeError();
+  EXPECT_TRUE(Err.isA<InputError>());
+  EXPECT_EQ(llvm::toString(std::move(Err)),
+            "entry `f`: no definition at ops.cpp:1 in the parse of that file");
+}
+
+//===----------------------------------------------------------------------===//
+// The bundled sample
+//===----------------------------------------------------------------------===//
+
+class SampleSignatureTest : public ::testing::Test {
+protected:
+  /// The sample's analysis is shared: it parses the whole tree.
+  static void SetUpTestSuite() {
+    analyze::AnalyzeOptions Options;
+    Options.SourceRoot = std::string(OPMIG_SOURCE_DIR) + "/samples/upstream";
+    Options.Entries = {"merge_attn_states", "rms_norm"};
+    // A non-empty torch option skips the probe for an installed torch, as
+    // OPMIG_NO_TORCH does for the tool; the stand-ins come in as extra args.
+    Options.TorchIncludeDirs = {StubsDir};
+    Options.ExtraArgs = {"-isystem", StubsDir};
+    llvm::Expected<analyze::AnalysisResult> Result = analyze::analyzeClosure(Options);
+    if (!Result) {
+      Failure = llvm::toString(Result.takeError());
+      return;
+    }
+    SignatureRequest Request;
+    Request.SourceRoot = Result->SourceRoot;
+    Request.Entries = Result->Entries;
+    for (const analyze::ResolvedEntry &Entry : Result->Entries)
+      Request.OpNames.push_back(Entry.Function);
+    Request.TUFlags = Result->TUFlags;
+    Request.ExternalDirs = Result->SubmoduleDirs;
+    llvm::Expected<std::vector<OpSignature>> Derived = deriveSignatures(Request);
+    if (!Derived) {
+      Failure = llvm::toString(Derived.takeError());
+      return;
+    }
+    Sigs = std::move(*Derived);
+  }
+
+  void SetUp() override {
+    ASSERT_EQ(Failure, "");
+    ASSERT_EQ(Sigs.size(), 2u);
+  }
+
+  static inline std::vector<OpSignature> Sigs;
+  static inline std::string Failure;
+};
+
+TEST_F(SampleSignatureTest, MergeAttnStates) {
+  const OpSignature &Sig = Sigs[0];
+  EXPECT_EQ(Sig.OpName, "merge_attn_states");
+  EXPECT_EQ(Sig.Schema, "(Tensor v_a, Tensor lse_a, Tensor v_b, Tensor lse_b) -> (Tensor, Tensor)");
+  EXPECT_EQ(Sig.PyReturn, "tuple[torch.Tensor, torch.Tensor]");
+  EXPECT_EQ(Sig.CppDeclaration,
+            "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor &v_a, "
+            "const at::Tensor &lse_a, const at::Tensor &v_b, const at::Tensor &lse_b)");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "(torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), "
+                            "dtype=lse_a.dtype, device=lse_a.device))");
+  EXPECT_EQ(Sig.FakeCpp, "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
+                         "lse_a.options())};");
+}
+
+TEST_F(SampleSignatureTest, RmsNorm) {
+  const OpSignature &Sig = Sigs[1];
+  EXPECT_EQ(Sig.OpName, "rms_norm");
+  // As the sample's own registration defines it.
+  EXPECT_EQ(Sig.Schema, "(Tensor x, Tensor weight, float eps) -> Tensor");
+  EXPECT_EQ(Sig.PyReturn, "torch.Tensor");
+  ASSERT_EQ(Sig.Params.size(), 3u);
+  EXPECT_EQ(Sig.Params[2].PyAnnotation, "float");
+  EXPECT_EQ(Sig.CppDeclaration,
+            "at::Tensor rms_norm(const at::Tensor &x, const at::Tensor &weight, double eps)");
+  // Two returns (an early one for empty input), both of `out`.
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "torch.empty_like(x)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty_like(x);");
+}
+
+} // namespace
