@@ -5,6 +5,7 @@
 #include "opmig/analyze/Errors.h"
 
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 
 namespace opmig::migrate {
@@ -186,7 +187,7 @@ std::vector<size_t> findMarkedRows(const FileLines &File, llvm::StringRef Key) {
 
 std::string unmarkTableRow(llvm::StringRef Line, llvm::StringRef Key) {
   std::string Row = Line.ltrim(" \t").str();
-  std::string Marker = " " + tableRowMarker(Key);
+  std::string Marker = (" " + llvm::Twine(tableRowMarker(Key))).str();
   size_t At = Row.find(Marker);
   return At == Row.npos ? Row : Row.erase(At, Marker.size());
 }

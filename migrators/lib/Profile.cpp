@@ -97,8 +97,8 @@ public:
 
   llvm::Expected<Profile> read(const json &Root) {
     if (auto Duplicate = Locations.duplicateKey())
-      return problemAt(Duplicate->second,
-                       "key '" + lastComponent(Duplicate->first) + "' appears twice in one object");
+      return problemAt(Duplicate->second, llvm::Twine("key '") + lastComponent(Duplicate->first) +
+                                              "' appears twice in one object");
     Where Top;
     if (!Root.is_object())
       return problem(Top, "a profile is a JSON object");
@@ -115,8 +115,8 @@ public:
     if (llvm::Error E = getString(Root, Top, "schema", Schema))
       return E;
     if (Schema != SchemaId)
-      return problem(Top.member("schema"),
-                     "unsupported schema '" + Schema + "' (expected '" + SchemaId.str() + "')");
+      return problem(Top.member("schema"), llvm::Twine("unsupported schema '") + Schema +
+                                               "' (expected '" + SchemaId.str() + "')");
     if (llvm::Error E = readScalars(Root, Top, P))
       return E;
     if (llvm::Error E = readIncludes(Root, Top, P))
@@ -139,11 +139,13 @@ private:
     return Pointer.rsplit('/').second.str();
   }
 
-  llvm::Error problemAt(unsigned Line, const std::string &Message) const {
-    return inputError(File, ":", std::to_string(Line), ": ", Message);
+  // Messages are Twines: GCC 12 warns falsely (-Wrestrict) on some
+  // `"literal" + std::string` chains in Release builds.
+  llvm::Error problemAt(unsigned Line, const llvm::Twine &Message) const {
+    return inputError(File, ":", std::to_string(Line), ": ", Message.str());
   }
 
-  llvm::Error problem(const Where &W, const std::string &Message) const {
+  llvm::Error problem(const Where &W, const llvm::Twine &Message) const {
     return problemAt(Locations.lineOf(W.Pointer), Message);
   }
 
@@ -163,11 +165,12 @@ private:
     std::string Context = W.Display.empty() ? "" : " in " + W.Display;
     if (FirstUnknown)
       return problem(*FirstUnknown,
-                     "unknown key '" + lastComponent(FirstUnknown->Pointer) + "'" + Context +
-                         " (known keys: " + llvm::join(Known.begin(), Known.end(), ", ") + ")");
+                     llvm::Twine("unknown key '") + lastComponent(FirstUnknown->Pointer) + "'" +
+                         Context + " (known keys: " + llvm::join(Known.begin(), Known.end(), ", ") +
+                         ")");
     for (llvm::StringRef Key : Required)
       if (!Object.contains(Key.str()))
-        return problem(W, "missing key '" + Key.str() + "'" + Context);
+        return problem(W, llvm::Twine("missing key '") + Key + "'" + Context);
     return llvm::Error::success();
   }
 
@@ -177,8 +180,9 @@ private:
     if (!Object.contains(Key.str()))
       return llvm::Error::success();
     const json &Value = Object[Key.str()];
+    Where Member = W.member(Key);
     if (!Value.is_string())
-      return problem(W.member(Key), "'" + W.member(Key).Display + "' must be a string");
+      return problem(Member, llvm::Twine("'") + Member.Display + "' must be a string");
     Out = Value.get<std::string>();
     return llvm::Error::success();
   }
@@ -188,8 +192,9 @@ private:
                           std::string &Out) const {
     if (llvm::Error E = getString(Object, W, Key, Out))
       return E;
+    Where Member = W.member(Key);
     if (auto Problem = checkTemplateSyntax(Out))
-      return problem(W.member(Key), "'" + W.member(Key).Display + "': " + Problem->Message);
+      return problem(Member, llvm::Twine("'") + Member.Display + "': " + Problem->Message);
     return llvm::Error::success();
   }
 
@@ -197,8 +202,9 @@ private:
     if (!Object.contains(Key.str()))
       return llvm::Error::success();
     const json &Value = Object[Key.str()];
+    Where Member = W.member(Key);
     if (!Value.is_boolean())
-      return problem(W.member(Key), "'" + W.member(Key).Display + "' must be true or false");
+      return problem(Member, llvm::Twine("'") + Member.Display + "' must be true or false");
     Out = Value.get<bool>();
     return llvm::Error::success();
   }
@@ -209,15 +215,16 @@ private:
     if (!Object.contains(Key.str()))
       return nullptr;
     const json &Value = Object[Key.str()];
+    Where Member = W.member(Key);
     if (!Value.is_array())
-      return problem(W.member(Key), "'" + W.member(Key).Display + "' must be a list");
+      return problem(Member, llvm::Twine("'") + Member.Display + "' must be a list");
     return &Value;
   }
 
   llvm::Error checkObject(const json &Value, const Where &W) const {
     if (Value.is_object())
       return llvm::Error::success();
-    return problem(W, "'" + W.Display + "' must be an object");
+    return problem(W, llvm::Twine("'") + W.Display + "' must be an object");
   }
 
   llvm::Error readScalars(const json &Root, const Where &Top, Profile &P) const {
@@ -225,7 +232,7 @@ private:
       return E;
     if (!isKebabCase(P.Name))
       return problem(Top.member("name"),
-                     "'name': '" + P.Name + "' must be kebab-case (a-z, 0-9, '-')");
+                     llvm::Twine("'name': '") + P.Name + "' must be kebab-case (a-z, 0-9, '-')");
     std::pair<llvm::StringRef, std::string *> Templates[] = {
         {"native_dir", &P.NativeDir},
         {"namespace", &P.Namespace},
@@ -251,7 +258,7 @@ private:
     if (llvm::Error E = getString(Includes, W, "style", Style))
       return E;
     if (Style != "relative-to-root" && Style != "relative-to-file")
-      return problem(W.member("style"), "'includes.style': '" + Style +
+      return problem(W.member("style"), llvm::Twine("'includes.style': '") + Style +
                                             "' is neither 'relative-to-root' nor "
                                             "'relative-to-file'");
     P.Includes =
@@ -269,8 +276,8 @@ private:
     for (size_t I = 0; I < (*Paths)->size(); ++I) {
       const json &Path = (**Paths)[I];
       if (!Path.is_string() || !isContainedRelativePath(Path.get<std::string>()))
-        return problem(W.element(I),
-                       "'" + W.element(I).Display + "' must be a relative path inside the target");
+        return problem(W.element(I), llvm::Twine("'") + W.element(I).Display +
+                                         "' must be a relative path inside the target");
       P.RequiredTargetFiles.push_back(Path.get<std::string>());
     }
     return llvm::Error::success();
@@ -279,19 +286,20 @@ private:
   /// The template at `W` exists inside the profile folder and parses.
   llvm::Error checkTemplateFile(const std::string &Relative, const Where &W) const {
     if (!isContainedRelativePath(Relative))
-      return problem(W, "'" + W.Display + "': '" + Relative +
+      return problem(W, llvm::Twine("'") + W.Display + "': '" + Relative +
                             "' must be a relative path inside the profile folder");
     llvm::SmallString<256> Full(Folder), Real;
     llvm::sys::path::append(Full, Relative);
     if (!fs::is_regular_file(Full))
-      return problem(W, "'" + W.Display + "': no such template file " + std::string(Full));
+      return problem(W, llvm::Twine("'") + W.Display + "': no such template file " +
+                            std::string(Full));
     if (fs::real_path(Full, Real) || !llvm::StringRef(Real).starts_with(Folder + "/"))
-      return problem(W, "'" + W.Display + "': '" + Relative +
+      return problem(W, llvm::Twine("'") + W.Display + "': '" + Relative +
                             "' leads outside the profile folder through a symlink");
     auto Buffer = llvm::MemoryBuffer::getFile(Full);
     if (!Buffer)
-      return problem(W, "'" + W.Display + "': cannot read " + std::string(Full) + ": " +
-                            Buffer.getError().message());
+      return problem(W, llvm::Twine("'") + W.Display + "': cannot read " + std::string(Full) +
+                            ": " + Buffer.getError().message());
     if (auto Problem = checkTemplateSyntax((*Buffer)->getBuffer()))
       return inputError(std::string(Full), ":", std::to_string(Problem->Line), ": ",
                         Problem->Message);
@@ -326,24 +334,26 @@ private:
 
   llvm::Error checkEdit(const TargetEditSpec &Spec, const Where &W) const {
     if (!isKebabCase(Spec.Id))
-      return problem(W.member("id"), "'" + W.member("id").Display + "': '" + Spec.Id +
+      return problem(W.member("id"), llvm::Twine("'") + W.member("id").Display + "': '" + Spec.Id +
                                          "' must be kebab-case (a-z, 0-9, '-')");
     std::string Why = anchorProblem(Spec.Anchor, Spec.Path);
     if (!Why.empty())
       return problem(W.member("anchor"),
-                     "'" + W.member("anchor").Display + "': '" + Spec.Anchor + "': " + Why +
+                     llvm::Twine("'") + W.member("anchor").Display + "': '" + Spec.Anchor +
+                         "': " + Why +
                          " (anchors: end, python:after-imports, python:list:NAME, "
                          "python:function-list:FUNC, python:function-end:FUNC, "
                          "python:before-def:NAME, python:before-call:NAME, "
                          "markdown:table:HEADING)");
     if (!commentSyntaxFor(Spec.Path))
-      return problem(W.member("path"), "'" + W.member("path").Display + "': no comment syntax " +
-                                           "is known for '" + Spec.Path +
+      return problem(W.member("path"), llvm::Twine("'") + W.member("path").Display +
+                                           "': no comment syntax " + "is known for '" + Spec.Path +
                                            "', so its block cannot be marked");
     if (Spec.CreateIfMissing && !llvm::is_contained(StandaloneAnchors, Spec.Anchor))
       return problem(W.member("create_if_missing"),
-                     "'" + W.member("create_if_missing").Display + "': a block at anchor '" +
-                         Spec.Anchor + "' cannot stand alone as a new file's content");
+                     llvm::Twine("'") + W.member("create_if_missing").Display +
+                         "': a block at anchor '" + Spec.Anchor +
+                         "' cannot stand alone as a new file's content");
     return checkTemplateFile(Spec.Template, W.member("template"));
   }
 
@@ -377,8 +387,8 @@ private:
       unsigned Line = Locations.lineOf(W.member("id").Pointer);
       auto [It, New] = IdLines.try_emplace(Spec.Id, Line);
       if (!New)
-        return problem(W.member("id"), "'" + W.member("id").Display + "': id '" + Spec.Id +
-                                           "' is used twice (first at line " +
+        return problem(W.member("id"), llvm::Twine("'") + W.member("id").Display + "': id '" +
+                                           Spec.Id + "' is used twice (first at line " +
                                            std::to_string(It->second) + ")");
       P.Edits.push_back(std::move(Spec));
     }
