@@ -13,6 +13,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cstdlib>
 #include <gtest/gtest.h>
 
 using namespace opmig::migrate;
@@ -83,6 +84,16 @@ protected:
       return llvm::toString(Result.takeError());
     Outputs = std::move(*Result);
     return "";
+  }
+
+  /// As render, with a PATH that holds no python3.
+  std::string renderWithoutPython() {
+    const char *Saved = getenv("PATH");
+    std::string SavedPath = Saved ? Saved : "";
+    setenv("PATH", Root.c_str(), 1);
+    std::string Error = render();
+    setenv("PATH", SavedPath.c_str(), 1);
+    return Error;
   }
 
   /// The new content of `Path` after a successful render.
@@ -423,6 +434,21 @@ TEST_F(TargetEditsTest, PythonThatDoesNotParseIsAnError) {
   writeTarget("pkg/__init__.py", "import os\nx = = 1\n");
   addEdit("all", "pkg/__init__.py", "python:after-imports", "import attn\n");
   EXPECT_EQ(render(), "pkg/__init__.py: cannot parse as Python: line 2: invalid syntax");
+}
+
+TEST_F(TargetEditsTest, PythonAnchorsNeedPython) {
+  writeTarget("pkg/__init__.py", "import os\n");
+  addEdit("reexport", "pkg/__init__.py", "python:after-imports", "import attn\n");
+  EXPECT_EQ(renderWithoutPython(),
+            "python3 is not on PATH; it is needed to place blocks in 'pkg/__init__.py'");
+}
+
+TEST_F(TargetEditsTest, ExistingBlocksNeedNoPython) {
+  writeTarget("pkg/__init__.py", "import os\n" + begin("reexport") + "old\n" + end("reexport"));
+  addEdit("reexport", "pkg/__init__.py", "python:after-imports", "import attn\n");
+  ASSERT_EQ(renderWithoutPython(), "");
+  EXPECT_EQ(Outputs[0].Content,
+            "import os\n" + begin("reexport") + "import attn\n" + end("reexport"));
 }
 
 //===----------------------------------------------------------------------===//
