@@ -11,6 +11,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -120,6 +121,16 @@ protected:
   std::vector<GeneratedOutput> Outputs;
 };
 
+/// Tests that place blocks at Python anchors, which run python3.
+class PythonAnchorTest : public TargetEditsTest {
+protected:
+  void SetUp() override {
+    TargetEditsTest::SetUp();
+    if (!llvm::sys::findProgramByName("python3"))
+      GTEST_SKIP() << "python3 is not on PATH; Python anchors need it";
+  }
+};
+
 //===----------------------------------------------------------------------===//
 // Generated files
 //===----------------------------------------------------------------------===//
@@ -173,7 +184,7 @@ TEST_F(TargetEditsTest, EndAnchorAppends) {
                                        "[attn]\nops = merge_attn_states rms_norm \n" + end("cfg"));
 }
 
-TEST_F(TargetEditsTest, AfterImportsFollowsAMultiLineImport) {
+TEST_F(PythonAnchorTest, AfterImportsFollowsAMultiLineImport) {
   writeTarget("pkg/__init__.py", "\"\"\"Package.\"\"\"\n"
                                  "import os\n"
                                  "from .core import (\n"
@@ -198,7 +209,7 @@ TEST_F(TargetEditsTest, AfterImportsFollowsAMultiLineImport) {
                                              "x = 1\n");
 }
 
-TEST_F(TargetEditsTest, ListAnchorGoesBeforeTheClosingBracket) {
+TEST_F(PythonAnchorTest, ListAnchorGoesBeforeTheClosingBracket) {
   writeTarget("pkg/__init__.py", "__all__ = [\n"
                                  "    \"a\",\n"
                                  "]\n");
@@ -211,7 +222,7 @@ TEST_F(TargetEditsTest, ListAnchorGoesBeforeTheClosingBracket) {
                                              end("all", "    ") + "]\n");
 }
 
-TEST_F(TargetEditsTest, ListAnchorKeepsIndentationAndAddsAMissingComma) {
+TEST_F(PythonAnchorTest, ListAnchorKeepsIndentationAndAddsAMissingComma) {
   writeTarget("pkg/__init__.py", "__all__: list[str] = [\n"
                                  "  \"a\",\n"
                                  "  \"b\"  # last\n"
@@ -226,7 +237,7 @@ TEST_F(TargetEditsTest, ListAnchorKeepsIndentationAndAddsAMissingComma) {
                                              end("all", "  ") + "]\n");
 }
 
-TEST_F(TargetEditsTest, ListAnchorBreaksAOneLineList) {
+TEST_F(PythonAnchorTest, ListAnchorBreaksAOneLineList) {
   writeTarget("pkg/__init__.py", "__all__ = [\"a\", (\"b\")]  # public\n");
   addEdit("all", "pkg/__init__.py", "python:list:__all__", ElementsTemplate);
   EXPECT_EQ(rendered("pkg/__init__.py"), "__all__ = [\"a\", (\"b\"),\n" + begin("all", "    ") +
@@ -235,7 +246,7 @@ TEST_F(TargetEditsTest, ListAnchorBreaksAOneLineList) {
                                              end("all", "    ") + "]  # public\n");
 }
 
-TEST_F(TargetEditsTest, ListAnchorAcceptsAParenthesizedTuple) {
+TEST_F(PythonAnchorTest, ListAnchorAcceptsAParenthesizedTuple) {
   writeTarget("pkg/__init__.py", "__all__ = (\"a\",)\n");
   addEdit("all", "pkg/__init__.py", "python:list:__all__", ElementsTemplate);
   EXPECT_EQ(rendered("pkg/__init__.py"), "__all__ = (\"a\",\n" + begin("all", "    ") +
@@ -244,7 +255,7 @@ TEST_F(TargetEditsTest, ListAnchorAcceptsAParenthesizedTuple) {
                                              end("all", "    ") + ")\n");
 }
 
-TEST_F(TargetEditsTest, FunctionListUsesTheLastOuterListOfTheFunction) {
+TEST_F(PythonAnchorTest, FunctionListUsesTheLastOuterListOfTheFunction) {
   writeTarget("ops/__init__.py", "def build_ALL_OPS():\n"
                                  "    ops = [(\"x\", [1, 2])]\n"
                                  "    return [\n"
@@ -273,7 +284,7 @@ TEST_F(TargetEditsTest, FunctionListUsesTheLastOuterListOfTheFunction) {
                                              "    return [1]\n");
 }
 
-TEST_F(TargetEditsTest, FunctionEndAtBodyIndentationAndBeforeAFinalReturn) {
+TEST_F(PythonAnchorTest, FunctionEndAtBodyIndentationAndBeforeAFinalReturn) {
   writeTarget("ops/patch.py", "def apply_patches():\n"
                               "  patch_a()\n"
                               "  if x:\n"
@@ -301,7 +312,7 @@ TEST_F(TargetEditsTest, FunctionEndAtBodyIndentationAndBeforeAFinalReturn) {
                                           end("build-patch", "  ") + "  return model\n");
 }
 
-TEST_F(TargetEditsTest, BeforeDefGoesAboveDecoratorsAndTheCommentOnTop) {
+TEST_F(PythonAnchorTest, BeforeDefGoesAboveDecoratorsAndTheCommentOnTop) {
   writeTarget("pkg/api.py", "import torch\n"
                             "\n"
                             "\n"
@@ -320,7 +331,7 @@ TEST_F(TargetEditsTest, BeforeDefGoesAboveDecoratorsAndTheCommentOnTop) {
                                         "    pass\n");
 }
 
-TEST_F(TargetEditsTest, BeforeCallGoesBeforeTheTopLevelCall) {
+TEST_F(PythonAnchorTest, BeforeCallGoesBeforeTheTopLevelCall) {
   writeTarget("setup.py", "#!/usr/bin/env python\n"
                           "from setuptools import setup\n"
                           "\n"
@@ -400,7 +411,7 @@ TEST_F(TargetEditsTest, MarkdownRowMustBeARow) {
 // Anchors not found
 //===----------------------------------------------------------------------===//
 
-TEST_F(TargetEditsTest, PythonAnchorNotFound) {
+TEST_F(PythonAnchorTest, PythonAnchorNotFound) {
   writeTarget("pkg/__init__.py", "__all__ = sorted(names)\n");
   addEdit("all", "pkg/__init__.py", "python:list:__all__", ElementsTemplate);
   EXPECT_EQ(render(), "pkg/__init__.py: anchor 'python:list:__all__' not found: no module-level "
@@ -408,7 +419,7 @@ TEST_F(TargetEditsTest, PythonAnchorNotFound) {
                       "'test')");
 }
 
-TEST_F(TargetEditsTest, FunctionAnchorNotFound) {
+TEST_F(PythonAnchorTest, FunctionAnchorNotFound) {
   writeTarget("ops/__init__.py", "class build_ALL_OPS:\n    pass\n");
   addEdit("ops", "ops/__init__.py", "python:function-list:build_ALL_OPS", ElementsTemplate);
   EXPECT_EQ(render(), "ops/__init__.py: anchor 'python:function-list:build_ALL_OPS' not found: no "
@@ -430,7 +441,7 @@ TEST_F(TargetEditsTest, MarkdownTableOfALaterSectionDoesNotCount) {
                       "'test')");
 }
 
-TEST_F(TargetEditsTest, PythonThatDoesNotParseIsAnError) {
+TEST_F(PythonAnchorTest, PythonThatDoesNotParseIsAnError) {
   writeTarget("pkg/__init__.py", "import os\nx = = 1\n");
   addEdit("all", "pkg/__init__.py", "python:after-imports", "import attn\n");
   EXPECT_EQ(render(), "pkg/__init__.py: cannot parse as Python: line 2: invalid syntax");
@@ -470,7 +481,7 @@ TEST_F(TargetEditsTest, EmptyFileCountsAsMissingForCreation) {
   EXPECT_EQ(rendered("pkg/__init__.py"), begin("reexport") + "import attn\n" + end("reexport"));
 }
 
-TEST_F(TargetEditsTest, EmptyFileWithoutCreationNeedsItsAnchor) {
+TEST_F(PythonAnchorTest, EmptyFileWithoutCreationNeedsItsAnchor) {
   writeTarget("pkg/__init__.py", "");
   addEdit("reexport", "pkg/__init__.py", "python:after-imports", "import attn\n");
   EXPECT_EQ(render(), "pkg/__init__.py: anchor 'python:after-imports' not found: no top-level "
@@ -516,7 +527,7 @@ TEST_F(TargetEditsTest, CrlfFilesGetCrlfBlocks) {
                                        "# <<< opmig attn:cfg\r\n");
 }
 
-TEST_F(TargetEditsTest, SeveralEditsOfOneFileMakeOneOutputInOrder) {
+TEST_F(PythonAnchorTest, SeveralEditsOfOneFileMakeOneOutputInOrder) {
   writeTarget("pkg/__init__.py", "import os\n\n__all__ = [\n    \"os\",\n]\n");
   addEdit("reexport", "pkg/__init__.py", "python:after-imports",
           "{{#ops}}\nfrom ._attn import {{name}}\n{{/ops}}\n");
@@ -546,7 +557,7 @@ TEST_F(TargetEditsTest, SeveralEditsOfOneFileMakeOneOutputInOrder) {
   EXPECT_EQ(Outputs[0].Blocks[2].Content, "\"merge_attn_states\",\n\"rms_norm\",\n");
 }
 
-TEST_F(TargetEditsTest, ReRunReplacesTheBlockInPlace) {
+TEST_F(PythonAnchorTest, ReRunReplacesTheBlockInPlace) {
   writeTarget("pkg/__init__.py", "__all__ = [\"a\"]\n");
   addEdit("all", "pkg/__init__.py", "python:list:__all__", ElementsTemplate);
   ASSERT_EQ(render(), "");
@@ -578,7 +589,7 @@ TEST_F(TargetEditsTest, DamagedBlockIsAnError) {
                       "attn:reexport'");
 }
 
-TEST_F(TargetEditsTest, RenderingItsOwnOutputAgainIsAFixedPoint) {
+TEST_F(PythonAnchorTest, RenderingItsOwnOutputAgainIsAFixedPoint) {
   writeTarget("pkg/__init__.py", "import os\n\n__all__ = [\"os\"]\n");
   writeTarget("ops/__init__.py", "def build_ALL_OPS():\n    return [x]\n\n\n"
                                  "def apply():\n    return 1\n");
