@@ -1,2 +1,219 @@
-// PLACEHOLDER: tests being written.
+//===- GateTest.cpp - `opmig gate` end to end -----------------------------===//
+//
+// A gate config per test, the built-in rules replaced through
+// OPMIG_RULES_DIR by rules the test writes: each exit code, the SARIF and
+// JUnit reports (config paths and command-line overrides), a baseline,
+// `fail-on`, the rules-test check, and config errors with their line.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolRunner.h"
+
+#include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
+
+namespace opmig::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+const char *const AbsPathRule = R"(id: demo-abs-path
+severity: error
+profiles: [demo]
+kind: text
+files: ["docs/**/*.md"]
+message: "machine-local path"
+fix: "use a repository-relative path"
+spec: "do not write machine-local absolute paths"
+match:
+  regex: "/home/[a-z]+"
+tests: [fixtures/demo-abs-path]
+)";
+
+const char *const TodoRule = R"(id: demo-todo
+severity: warning
+profiles: [demo]
+kind: text
+files: ["**/*.py"]
+message: "leftover TODO"
+fix: "finish it or file an issue"
+spec: "no TODOs in shipped code"
+match:
+  regex: "TODO"
+)";
+
+/// Rules standing in for the built-in ones: `<dir>/audit/demo/*.yaml`, the
+/// abs-path rule with a fixture whose `ruleid:` line is `FiringLine`.
+/// Returns the `OPMIG_RULES_DIR=` setting.
+std::string writeRules(bool WithTodo, const std::string &FiringLine = "/home/alice") {
+  std::string Dir = makeTempDir() + "/rules";
+  writeFile(Dir + "/audit/demo/demo-abs-path.yaml", AbsPathRule);
+  writeFile(Dir + "/audit/demo/tests/fixtures/demo-abs-path/docs/a.md",
+            "<!-- ruleid: demo-abs-path -->\n" + FiringLine +
+                "\nrelative/path <!-- ok: demo-abs-path -->\n");
+  if (WithTodo)
+    writeFile(Dir + "/audit/demo/demo-todo.yaml", TodoRule);
+  return "OPMIG_RULES_DIR=" + Dir;
+}
+
+std::string writeTree(const std::map<std::string, std::string> &Files) {
+  std::string Root = makeTempDir() + "/repo";
+  fs::create_directories(Root);
+  for (auto &[Path, Text] : Files)
+    writeFile(Root + "/" + Path, Text);
+  return Root;
+}
+
+TEST(GateToolTest, CleanTreePassesAndWritesTheConfiguredReports) {
+  std::string Root = writeTree({{".opmig.yaml", "profile: demo\nchecks: [audit]\n"
+                                                "sarif: out/opmig.sarif\njunit: out/junit.xml\n"},
+                                {"docs/a.md", "relative/path\n"}});
+  ToolResult R = runOpmig({"gate", Root}, {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_EQ(R.Stdout, "0 findings: 0 new, 0 baselined, 0 suppressed (1 rules, 2 files)\n"
+                      "gate: passed\n");
+  nlohmann::json Sarif = nlohmann::json::parse(readFile(Root + "/out/opmig.sarif"));
+  EXPECT_EQ(Sarif["version"], "2.1.0");
+  EXPECT_TRUE(Sarif["runs"][0]["results"].empty());
+  EXPECT_NE(readFile(Root + "/out/junit.xml")
+                .find("<testcase classname=\"opmig-gate\" name=\"demo-abs-path\"/>"),
+            std::string::npos);
+}
+
+TEST(GateToolTest, NewFindingFailsAndLandsInSarifAndJUnit) {
+  std::string Root =
+      writeTree({{".opmig.yaml", "profile: demo\n"}, {"docs/a.md", "see\n/home/alice\n"}});
+  std::string Out = makeTempDir();
+  ToolResult R =
+      runOpmig({"gate", Root, "--sarif", Out + "/gate.sarif", "--junit", Out + "/gate.xml"},
+               {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_EQ(R.Stdout, "docs/a.md:2: error demo-abs-path: machine-local path\n"
+                      "  fix: use a repository-relative path\n"
+                      "1 findings: 1 new, 0 baselined, 0 suppressed (1 rules, 2 files)\n"
+                      "demo-abs-path: 1 new, 0 baselined, 0 suppressed\n"
+                      "gate: failed (1 new at or above error)\n");
+  nlohmann::json Results =
+      nlohmann::json::parse(readFile(Out + "/gate.sarif"))["runs"][0]["results"];
+  ASSERT_EQ(Results.size(), 1u);
+  EXPECT_EQ(Results[0]["ruleId"], "demo-abs-path");
+  std::string JUnit = readFile(Out + "/gate.xml");
+  EXPECT_NE(JUnit.find("<failure type=\"error\" message=\"1 new finding(s)\">"
+                       "docs/a.md:2: error demo-abs-path: machine-local path\n</failure>"),
+            std::string::npos)
+      << JUnit;
+}
+
+TEST(GateToolTest, ExcludedFilesReportNothing) {
+  std::string Root = writeTree({{".opmig.yaml", "profile: demo\nexclude: [\"docs/fixtures/**\"]\n"},
+                                {"docs/fixtures/planted/a.md", "/home/alice\n"},
+                                {"docs/b.md", "/home/bob\n"}});
+  ToolResult R = runOpmig({"gate", Root}, {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_EQ(R.Stdout.rfind("docs/b.md:1: error demo-abs-path: machine-local path\n", 0), 0u)
+      << R.Stdout;
+  EXPECT_EQ(R.Stdout.find("planted"), std::string::npos) << R.Stdout;
+}
+
+TEST(GateToolTest, BaselinedFindingPasses) {
+  std::string Rules = writeRules(false);
+  std::string Root = writeTree(
+      {{".opmig.yaml", "profile: demo\nbaseline: known.json\n"}, {"docs/a.md", "/home/alice\n"}});
+  std::string RulesDir = Rules.substr(Rules.find('=') + 1) + "/audit";
+  ToolResult Write = runOpmig({"audit", Root, "--rules", RulesDir, "--profile", "demo",
+                               "--write-baseline", Root + "/known.json"});
+  ASSERT_EQ(Write.ExitCode, 0) << Write.Stderr;
+  ToolResult R = runOpmig({"gate", Root}, {Rules});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("demo-abs-path: 0 new, 1 baselined, 0 suppressed\ngate: passed\n"),
+            std::string::npos)
+      << R.Stdout;
+}
+
+TEST(GateToolTest, FailOnDecidesWhetherAWarningFails) {
+  std::string Rules = writeRules(true);
+  std::string Lenient =
+      writeTree({{".opmig.yaml", "profile: demo\nfail-on: error\n"}, {"src/a.py", "# TODO\n"}});
+  std::string Strict =
+      writeTree({{".opmig.yaml", "profile: demo\nfail-on: warning\n"}, {"src/a.py", "# TODO\n"}});
+  ToolResult R = runOpmig({"gate", Lenient}, {Rules});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("demo-todo: 1 new, 0 baselined, 0 suppressed\ngate: passed\n"),
+            std::string::npos)
+      << R.Stdout;
+  R = runOpmig({"gate", Strict}, {Rules});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("gate: failed (1 new at or above warning)\n"), std::string::npos)
+      << R.Stdout;
+}
+
+TEST(GateToolTest, RulesTestCheckPassesOnGoodFixtures) {
+  std::string Root = writeTree({{".opmig.yaml", "profile: demo\nchecks: [rules-test]\n"}});
+  ToolResult R = runOpmig({"gate", Root}, {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_EQ(R.Stdout, "rule tests: 1 of 1 rules pass their fixtures\n"
+                      "gate: passed\n");
+}
+
+TEST(GateToolTest, RuleFailingItsFixturesFailsTheGate) {
+  std::string Root = writeTree({{".opmig.yaml", "profile: demo\nchecks: [audit, rules-test]\n"}});
+  std::string Out = makeTempDir();
+  // The fixture expects a finding on a line the rule does not match.
+  ToolResult R = runOpmig({"gate", Root, "--junit", Out + "/gate.xml"},
+                          {writeRules(false, "nothing machine-local here")});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("rule tests: 0 of 1 rules pass their fixtures\n"
+                          "gate: failed ("),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("error opmig-rule-test: rule demo-abs-path fails its fixtures: "),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(readFile(Out + "/gate.xml").find("name=\"opmig-rule-test\">"), std::string::npos);
+}
+
+TEST(GateToolTest, BadConfigExitsTwoNamingTheLine) {
+  struct Case {
+    std::string Config, Expected;
+  };
+  std::vector<Case> Cases = {
+      {"profile: demo\nchekcs: [audit]\n",
+       ".opmig.yaml:2: unknown key 'chekcs'; expected one of: baseline, checks, exclude, fail-on, "
+       "junit, profile, rules, sarif"},
+      {"profile: demo\nexclude: [\"/abs/**\"]\n", ".opmig.yaml:2: bad glob '/abs/**': "},
+      {"fail-on: fatal\n", ".opmig.yaml:1: 'fail-on' must be error, warning or note, not 'fatal'"},
+      {"profile: demo\nchecks: [audit, lint]\n",
+       ".opmig.yaml:2: unknown check 'lint'; expected audit or rules-test"},
+      {"profile: [demo]\n", ".opmig.yaml:1: 'profile' must be a string"},
+  };
+  std::string Rules = writeRules(false);
+  for (const Case &C : Cases) {
+    std::string Root = writeTree({{".opmig.yaml", C.Config}});
+    ToolResult R = runOpmig({"gate", Root}, {Rules});
+    EXPECT_EQ(R.ExitCode, 2) << C.Config;
+    EXPECT_NE(R.Stderr.find(Root + "/" + C.Expected), std::string::npos) << R.Stderr;
+  }
+}
+
+TEST(GateToolTest, MissingConfigOrUnknownProfileExitsTwo) {
+  std::string Rules = writeRules(false);
+  ToolResult R = runOpmig({"gate", writeTree({{"a.md", "x\n"}})}, {Rules});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("/.opmig.yaml: "), std::string::npos) << R.Stderr;
+  R = runOpmig({"gate", writeTree({{".opmig.yaml", "profile: nosuch\n"}})}, {Rules});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("unknown profile 'nosuch'"), std::string::npos) << R.Stderr;
+}
+
+TEST(GateToolTest, ExplicitConfigFileIsUsed) {
+  std::string Root = writeTree({{"docs/a.md", "/home/alice\n"}});
+  std::string Config = makeTempDir() + "/gate.yaml";
+  writeFile(Config, "profile: demo\nbaseline: none.json\n");
+  ToolResult R = runOpmig({"gate", Root, "--config", Config}, {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("none.json"), std::string::npos) << R.Stderr;
+}
+
+} // namespace
+} // namespace opmig::test

@@ -1,24 +1,116 @@
-// PLACEHOLDER: being written; until then these subcommands say they are not
-// in this release.
+//===- ReviewCommand.cpp - `opmig gate` (and `opmig review`) --------------===//
+//
+//   opmig gate                      # .opmig.yaml of the current directory
+//   opmig gate path/to/repo --sarif opmig.sarif --junit opmig-junit.xml
+//
+//===----------------------------------------------------------------------===//
+
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "OutputFile.h"
 #include "opmig/analyze/Errors.h"
+#include "opmig/audit/FindingRenderers.h"
+#include "opmig/audit/Gate.h"
+#include "opmig/audit/RuleLoader.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace opmig {
 
-static void registerNotYet(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out,
-                           const char *Name) {
-  CLI::App *Sub = App.add_subcommand(Name, "(planned)");
+namespace {
+
+struct GateArgs {
+  std::string Root = ".";
+  std::string Config; ///< Empty: `<Root>/.opmig.yaml`.
+  std::string Sarif, JUnit;
+};
+
+/// A path from `.opmig.yaml` is relative to the gated root.
+std::string underRoot(const std::string &Root, const std::string &Path) {
+  if (llvm::sys::path::is_absolute(Path))
+    return Path;
+  llvm::SmallString<256> Joined(Root);
+  llvm::sys::path::append(Joined, Path);
+  return std::string(Joined);
+}
+
+/// Writes a report, creating its folder first: CI configs name report
+/// folders that a fresh checkout does not have.
+llvm::Error writeReport(const std::string &Path, const std::string &Content) {
+  llvm::StringRef Parent = llvm::sys::path::parent_path(Path);
+  if (!Parent.empty())
+    if (std::error_code EC = llvm::sys::fs::create_directories(Parent))
+      return inputError("cannot create ", Parent, ": ", EC.message());
+  return writeOutput(Path, Content);
+}
+
+llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
+                         const audit::GateResult &Result) {
+  std::string Sarif = !Args.Sarif.empty()     ? Args.Sarif
+                      : !Config.Sarif.empty() ? underRoot(Args.Root, Config.Sarif)
+                                              : "";
+  std::string JUnit = !Args.JUnit.empty()     ? Args.JUnit
+                      : !Config.JUnit.empty() ? underRoot(Args.Root, Config.JUnit)
+                                              : "";
+  if (!Sarif.empty())
+    if (llvm::Error E = writeReport(Sarif, audit::renderSarif(Result.Combined, OPMIG_VERSION)))
+      return E;
+  if (!JUnit.empty())
+    if (llvm::Error E =
+            writeReport(JUnit, audit::renderJUnit(Result.Combined, "opmig-gate", Config.FailOn)))
+      return E;
+  return llvm::Error::success();
+}
+
+int runGateCommand(const GateArgs &Args) {
+  if (!llvm::sys::fs::is_directory(Args.Root))
+    return reportError(inputError("'", Args.Root, "' is not a directory"));
+  std::string ConfigPath = Args.Config.empty() ? underRoot(Args.Root, ".opmig.yaml") : Args.Config;
+  llvm::Expected<audit::GateConfig> Config = audit::readGateConfig(ConfigPath);
+  if (!Config)
+    return reportError(Config.takeError());
+  llvm::Expected<audit::GateResult> Result =
+      audit::runGate(*Config, Args.Root, audit::builtinRulesDir(OPMIG_RULES_DIR));
+  if (!Result)
+    return reportError(Result.takeError());
+  if (llvm::Error E = writeReports(Args, *Config, *Result))
+    return reportError(std::move(E));
+  // Without the audit, its "0 rules" line would only mislead.
+  if (Config->RunAudit || !Result->Combined.Findings.empty())
+    llvm::outs() << audit::renderText(Result->Combined);
+  llvm::outs() << audit::renderGateSummary(*Result, Config->FailOn);
+  return audit::hasFailures(Result->Combined.Findings, Config->FailOn) ? ExitProblemsFound
+                                                                       : ExitSuccess;
+}
+
+void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  auto Args = std::make_shared<GateArgs>();
+  CLI::App *Sub = App.add_subcommand(
+      "gate", "run the checks a repository's .opmig.yaml asks for, as one CI step");
+  Sub->footer("Exit status: 0 clean, 1 new problems, 2 bad config or input. Config keys and a "
+              "GitHub Actions workflow: docs/ci-integration.md.");
+  Sub->add_option("dir", Args->Root, "root of the repository (default: the current directory)");
+  Sub->add_option("--config", Args->Config, "the gate config (default: DIR/.opmig.yaml)");
+  Sub->add_option("--sarif", Args->Sarif, "write the SARIF log here (overrides `sarif:`)");
+  Sub->add_option("--junit", Args->JUnit, "write the JUnit XML here (overrides `junit:`)");
+  Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runGateCommand(*Args); }});
+}
+
+void registerReviewNotYet(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  CLI::App *Sub = App.add_subcommand("review", "(planned)");
   Sub->allow_extras();
-  std::string N = Name;
-  Out.push_back({Sub, [N](const std::vector<std::string> &) {
-                   return reportError(inputError("'opmig ", N, "' is not in this release"));
+  Out.push_back({Sub, [](const std::vector<std::string> &) {
+                   return reportError(inputError("'opmig review' is not in this release"));
                  }});
 }
 
+} // namespace
+
 void registerReviewCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  registerNotYet(App, Out, "review");
-  registerNotYet(App, Out, "gate");
+  registerReviewNotYet(App, Out);
+  registerGate(App, Out);
 }
 
 } // namespace opmig

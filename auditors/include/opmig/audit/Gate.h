@@ -1,0 +1,80 @@
+//===- Gate.h - One CI step: the audit and the rule tests -------*- C++ -*-===//
+//
+// The library behind `opmig gate`. A repository describes its gate in
+// `.opmig.yaml` at its root:
+//
+//   profile: cache-dit          # the audit's --profile
+//   baseline: .opmig-baseline.json
+//   fail-on: error              # error | warning | note
+//   checks: [audit, rules-test]
+//   rules: [tools/rules]        # extra rule files or folders, beside the built-in ones
+//   exclude: ["tests/fixtures/**"]  # findings in these files are dropped
+//   sarif: opmig.sarif          # where the SARIF log goes (relative to the root)
+//   junit: opmig-junit.xml
+//
+// runGate runs the checks and folds everything into one AuditResult, so the
+// SARIF and JUnit renderers of the audit report the gate as a whole: a rule
+// whose fixtures fail becomes an `opmig-rule-test` finding at its rule file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_AUDIT_GATE_H
+#define OPMIG_AUDIT_GATE_H
+
+#include "opmig/audit/Audit.h"
+#include "opmig/audit/RuleTests.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace opmig::audit {
+
+/// The rule id of a finding that reports a rule failing its own fixtures.
+inline constexpr const char *RuleTestRuleId = "opmig-rule-test";
+
+/// `.opmig.yaml`, with defaults for what it leaves out.
+struct GateConfig {
+  std::string Profile = "any";
+  std::string Baseline; ///< Relative to the root; empty: none.
+  Severity FailOn = Severity::Error;
+  bool RunAudit = true;
+  bool RunRuleTests = false;
+  std::vector<std::string> Rules; ///< Extra rule paths, relative to the root.
+  /// Globs (PathGlob) of files whose findings the gate drops: planted
+  /// violations in test fixtures, say.
+  std::vector<std::string> Exclude;
+  std::string Sarif; ///< Relative to the root; empty: not written.
+  std::string JUnit; ///< Relative to the root; empty: not written.
+};
+
+/// Parses `.opmig.yaml` text; `Origin` names it in errors. InputError
+/// `<Origin>:<line>: <problem>` for unknown keys or checks, wrong types and
+/// bad severities or globs.
+llvm::Expected<GateConfig> parseGateConfig(llvm::StringRef Text, const std::string &Origin);
+
+/// Reads and parses the config at `Path` (InputError when unreadable).
+llvm::Expected<GateConfig> readGateConfig(const std::string &Path);
+
+struct GateResult {
+  /// The audit's findings plus one `opmig-rule-test` finding per fixture
+  /// failure; Rules lists every rule that ran.
+  AuditResult Combined;
+  std::vector<RuleTestOutcome> RuleTests; ///< Empty when rules-test did not run.
+};
+
+/// Runs the checks of `Config` on the tree at `Root` with the built-in rules
+/// of `BuiltinRulesDir` and the config's extra rules.
+llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &Root,
+                                   const std::string &BuiltinRulesDir);
+
+/// The summary `opmig gate` prints: findings per rule (new, baselined,
+/// suppressed), the rule tests, and a last line `gate: passed` or
+/// `gate: failed (N new at or above <severity>)`.
+std::string renderGateSummary(const GateResult &Result, Severity FailOn);
+
+} // namespace opmig::audit
+
+#endif
