@@ -38,8 +38,10 @@ std::string renderSarif(const AuditResult &Result, const std::string &ToolVersio
 
 /// JUnit XML: a testsuite named `SuiteName` with one testcase per rule that
 /// ran (and per rule id of a finding that names no loaded rule), failing
-/// with its New findings.
-std::string renderJUnit(const AuditResult &Result, const std::string &SuiteName);
+/// with its New findings at or above `FailOn`; its New findings below that
+/// are listed in the testcase's system-out.
+std::string renderJUnit(const AuditResult &Result, const std::string &SuiteName,
+                        Severity FailOn = Severity::Error);
 
 } // namespace opmig::audit
 

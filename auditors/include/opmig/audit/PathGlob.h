@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,8 +41,7 @@ public:
 
 private:
   struct Segment {
-    bool AnyDepth = false; ///< `**`.
-    std::vector<llvm::GlobPattern> Alternatives;
+    std::optional<llvm::GlobPattern> Glob; ///< Empty for `**`.
   };
   bool matchFrom(size_t SegmentIndex, const std::vector<llvm::StringRef> &Parts,
                  size_t PartIndex) const;

@@ -1,0 +1,58 @@
+//===- Baseline.cpp - Known findings that do not fail ---------------------===//
+
+#include "opmig/audit/Baseline.h"
+
+#include "nlohmann/json.hpp"
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <map>
+
+namespace opmig::audit {
+
+std::string serializeBaseline(const std::vector<Finding> &Findings) {
+  // Keyed by fingerprint: sorted, one entry per fingerprint.
+  std::map<std::string, const Finding *> Known;
+  for (const Finding &F : Findings)
+    if (F.State != FindingState::Suppressed)
+      Known.try_emplace(F.Fingerprint, &F);
+  nlohmann::json Entries = nlohmann::json::array();
+  for (auto &[Fingerprint, F] : Known)
+    Entries.push_back({{"fingerprint", Fingerprint}, {"rule", F->RuleId}, {"file", F->File}});
+  nlohmann::ordered_json Doc;
+  Doc["schema"] = BaselineSchemaVersion;
+  Doc["findings"] = Entries;
+  return Doc.dump(2) + "\n";
+}
+
+llvm::Expected<std::set<std::string>> parseBaseline(llvm::StringRef Text,
+                                                    const std::string &Origin) {
+  try {
+    nlohmann::json Doc = nlohmann::json::parse(Text.begin(), Text.end());
+    if (!Doc.is_object() || Doc.value("schema", "") != BaselineSchemaVersion)
+      return inputError("baseline '", Origin, "' is not an ", BaselineSchemaVersion,
+                        " document; write one with opmig audit --write-baseline");
+    std::set<std::string> Known;
+    for (const nlohmann::json &Entry : Doc.at("findings"))
+      Known.insert(Entry.at("fingerprint").get<std::string>());
+    return Known;
+  } catch (const nlohmann::json::exception &E) {
+    return inputError("cannot read baseline '", Origin, "': ", E.what());
+  }
+}
+
+llvm::Expected<std::set<std::string>> readBaseline(const std::string &Path) {
+  auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
+  if (!Buffer)
+    return inputError("cannot read baseline '", Path, "': ", Buffer.getError().message());
+  return parseBaseline((*Buffer)->getBuffer(), Path);
+}
+
+void applyBaseline(const std::set<std::string> &Known, std::vector<Finding> &Findings) {
+  for (Finding &F : Findings)
+    if (F.State == FindingState::New && Known.count(F.Fingerprint))
+      F.State = FindingState::Baselined;
+}
+
+} // namespace opmig::audit

@@ -1,0 +1,85 @@
+//===- MatchParams.cpp - Reading a rule's `match` in checkers -------------===//
+
+#include "MatchParams.h"
+
+#include "opmig/analyze/Errors.h"
+#include "opmig/audit/Checker.h"
+#include "opmig/audit/RegexSyntax.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+namespace opmig::audit {
+
+llvm::Error MatchParams::error(const std::string &Key, const std::string &Problem) const {
+  auto It = R.MatchLines.find(Key);
+  unsigned Line = It != R.MatchLines.end() ? It->second : R.Line;
+  return inputError(R.Origin, ":", std::to_string(Line), ": rule '", R.Id, "': ", Problem);
+}
+
+llvm::Error MatchParams::allowOnly(std::initializer_list<const char *> Allowed) const {
+  for (auto &[Key, Value] : R.Match.items())
+    if (!llvm::is_contained(Allowed, Key))
+      return error(Key, "unknown key '" + Key + "' in match of a " + R.Kind +
+                            " rule; expected one of: " + llvm::join(Allowed, ", "));
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::string> MatchParams::string(const char *Key, bool Required) const {
+  if (!has(Key)) {
+    if (Required)
+      return error("", std::string("match needs '") + Key + "'");
+    return "";
+  }
+  const nlohmann::json &V = R.Match[Key];
+  if (!V.is_string() || V.get<std::string>().empty())
+    return error(Key, std::string("'") + Key + "' must be a non-empty string");
+  return V.get<std::string>();
+}
+
+llvm::Expected<std::vector<std::string>> MatchParams::strings(const char *Key,
+                                                              bool Required) const {
+  if (!has(Key)) {
+    if (Required)
+      return error("", std::string("match needs '") + Key + "'");
+    return std::vector<std::string>();
+  }
+  const nlohmann::json &V = R.Match[Key];
+  std::vector<std::string> Out;
+  if (V.is_array())
+    for (const nlohmann::json &Item : V)
+      if (Item.is_string() && !Item.get<std::string>().empty())
+        Out.push_back(Item.get<std::string>());
+  if (!V.is_array() || Out.size() != V.size() || (Required && Out.empty()))
+    return error(Key, std::string("'") + Key + "' must be a non-empty list of non-empty strings");
+  return Out;
+}
+
+llvm::Error MatchParams::regex(const char *Key, bool Required, unsigned MinGroups) const {
+  llvm::Expected<std::string> Pattern = string(Key, Required);
+  if (!Pattern)
+    return Pattern.takeError();
+  if (Pattern->empty())
+    return llvm::Error::success();
+  if (std::optional<std::string> Why = regexError(*Pattern))
+    return error(Key, "bad regex '" + *Pattern + "' in '" + Key + "': " + *Why);
+  if (compileRegex(*Pattern).getNumMatches() < MinGroups)
+    return error(Key, "regex '" + *Pattern + "' in '" + Key + "' needs at least " +
+                          std::to_string(MinGroups) + " group(s)");
+  return llvm::Error::success();
+}
+
+Finding makeFinding(const Rule &R, const std::string &File, unsigned Line, unsigned Column,
+                    const std::map<std::string, std::string> &Captures) {
+  Finding F;
+  F.RuleId = R.Id;
+  F.Level = R.Level;
+  F.File = File;
+  F.Line = Line;
+  F.Column = Column;
+  F.Message = fillPlaceholders(R.Message, Captures);
+  F.Fix = fillPlaceholders(R.Fix, Captures);
+  return F;
+}
+
+} // namespace opmig::audit

@@ -1,0 +1,43 @@
+//===- Rule.cpp - Which files a rule applies to ---------------------------===//
+
+#include "opmig/audit/Rule.h"
+
+#include "opmig/audit/PathGlob.h"
+
+#include <unordered_map>
+
+namespace opmig::audit {
+
+namespace {
+
+/// Checkers ask once per (rule, file); compiling the same few globs that
+/// often would dominate an audit. The loader has validated every glob, so a
+/// failure here only means "matches nothing". Per thread, so that checkers
+/// running in parallel need no lock.
+const PathGlob *compiledGlob(const std::string &Pattern) {
+  thread_local std::unordered_map<std::string, std::optional<PathGlob>> Cache;
+  auto [It, Inserted] = Cache.try_emplace(Pattern);
+  if (Inserted) {
+    llvm::Expected<PathGlob> Glob = PathGlob::create(Pattern);
+    if (Glob)
+      It->second = std::move(*Glob);
+    else
+      llvm::consumeError(Glob.takeError());
+  }
+  return It->second ? &*It->second : nullptr;
+}
+
+bool matchesAnyPattern(const std::vector<std::string> &Patterns, const std::string &Path) {
+  for (const std::string &Pattern : Patterns)
+    if (const PathGlob *Glob = compiledGlob(Pattern); Glob && Glob->match(Path))
+      return true;
+  return false;
+}
+
+} // namespace
+
+bool appliesTo(const Rule &R, const std::string &RelativePath) {
+  return matchesAnyPattern(R.Files, RelativePath) && !matchesAnyPattern(R.Exclude, RelativePath);
+}
+
+} // namespace opmig::audit

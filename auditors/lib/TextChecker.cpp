@@ -1,0 +1,83 @@
+//===- TextChecker.cpp - Regexes over the lines of text files -------------===//
+//
+//   files: ["docs/**/*.md", "src/**/*.py"]
+//   match:
+//     regex: "/(home|Users|abs/path)/[^ )`'\"]+"
+//     ignore-regex: "example\\.invalid"
+//
+// Every match on a line is a finding at its line and column, unless the
+// line matches `ignore-regex`. Captures: `{match}`, and `{1}`... for groups.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Checkers.h"
+#include "MatchParams.h"
+#include "opmig/audit/RegexSyntax.h"
+
+namespace opmig::audit {
+
+namespace {
+
+class TextChecker : public Checker {
+public:
+  const char *kind() const override { return "text"; }
+
+  llvm::Error validate(const Rule &R) const override {
+    MatchParams P(R);
+    if (llvm::Error E = P.allowOnly({"regex", "ignore-regex"}))
+      return E;
+    if (llvm::Error E = P.regex("regex", true))
+      return E;
+    return P.regex("ignore-regex", false);
+  }
+
+  llvm::Error check(const Repository &Repo, llvm::ArrayRef<const Rule *> Rules,
+                    std::vector<Finding> &Out) const override {
+    for (const Rule *R : Rules) {
+      llvm::Regex Pattern = compileRegex(R->Match["regex"].get<std::string>());
+      std::optional<llvm::Regex> Ignore;
+      if (R->Match.contains("ignore-regex"))
+        Ignore = compileRegex(R->Match["ignore-regex"].get<std::string>());
+      for (const std::string &File : Repo.files())
+        if (appliesTo(*R, File))
+          if (std::optional<std::string> Text = Repo.text(File))
+            checkText(*R, Pattern, Ignore ? &*Ignore : nullptr, File, *Text, Out);
+    }
+    return llvm::Error::success();
+  }
+
+private:
+  static void checkText(const Rule &R, const llvm::Regex &Pattern, const llvm::Regex *Ignore,
+                        const std::string &File, llvm::StringRef Text, std::vector<Finding> &Out) {
+    bool Anchored = llvm::StringRef(R.Match["regex"].get<std::string>()).starts_with("^");
+    unsigned LineNo = 0;
+    while (!Text.empty()) {
+      auto [Line, Rest] = Text.split('\n');
+      Text = Rest;
+      Line.consume_back("\r");
+      ++LineNo;
+      if (Ignore && Ignore->match(Line))
+        continue;
+      llvm::SmallVector<llvm::StringRef, 4> Groups;
+      for (size_t From = 0; From <= Line.size() && Pattern.match(Line.substr(From), &Groups);) {
+        std::map<std::string, std::string> Captures = {{"match", Groups[0].str()}};
+        for (size_t G = 1; G < Groups.size(); ++G)
+          Captures[std::to_string(G)] = Groups[G].str();
+        size_t Column = Groups[0].data() - Line.data();
+        Out.push_back(makeFinding(R, File, LineNo, Column + 1, Captures));
+        // An anchored pattern matches once per line (llvm::Regex would take
+        // the rest of the line for a new start); an empty match must still
+        // move on, or the loop would not end.
+        if (Anchored)
+          break;
+        From = Column + std::max<size_t>(Groups[0].size(), 1);
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Checker> makeTextChecker() { return std::make_unique<TextChecker>(); }
+
+} // namespace opmig::audit
