@@ -1,5 +1,6 @@
-//===- ReviewCommand.cpp - `opmig gate` (and `opmig review`) --------------===//
+//===- ReviewCommand.cpp - `opmig review` and `opmig gate` ----------------===//
 //
+//   opmig review --target path/to/cache-dit --domain rope --source path/to/upstream
 //   opmig gate                      # .opmig.yaml of the current directory
 //   opmig gate path/to/repo --sarif opmig.sarif --junit opmig-junit.xml
 //
@@ -11,6 +12,7 @@
 #include "opmig/analyze/Errors.h"
 #include "opmig/audit/FindingRenderers.h"
 #include "opmig/audit/Gate.h"
+#include "opmig/audit/Review.h"
 #include "opmig/audit/RuleLoader.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -98,18 +100,37 @@ void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner
   Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runGateCommand(*Args); }});
 }
 
-void registerReviewNotYet(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  CLI::App *Sub = App.add_subcommand("review", "(planned)");
-  Sub->allow_extras();
-  Out.push_back({Sub, [](const std::vector<std::string> &) {
-                   return reportError(inputError("'opmig review' is not in this release"));
+int runReviewCommand(const audit::ReviewOptions &Options, const std::string &Format) {
+  llvm::Expected<audit::ReviewResult> Result = audit::reviewMigration(Options);
+  if (!Result)
+    return reportError(Result.takeError());
+  llvm::outs() << (Format == "json" ? audit::renderReviewJson(*Result)
+                                    : audit::renderReviewText(*Result));
+  return Result->Outcome == audit::Verdict::Thoughtful ? ExitSuccess : ExitProblemsFound;
+}
+
+void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  auto Options = std::make_shared<audit::ReviewOptions>();
+  auto Format = std::make_shared<std::string>("text");
+  CLI::App *Sub = App.add_subcommand("review", "judge a migrated domain the way a reviewer would");
+  Sub->footer("Exit status: 0 thoughtful, 1 mechanical or incomplete, 2 bad input. The checks "
+              "and the verdict's criteria: docs/user-guide.md.");
+  Sub->add_option("--target", Options->Target, "root of the target repository")->required();
+  Sub->add_option("--domain", Options->Domain, "the migrated domain")->required();
+  Sub->add_option("--source", Options->Source,
+                  "the upstream tree migrated from: report files changed there since");
+  Sub->add_option("--format", *Format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text");
+  Out.push_back({Sub, [Options, Format](const std::vector<std::string> &) {
+                   return runReviewCommand(*Options, *Format);
                  }});
 }
 
 } // namespace
 
 void registerReviewCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  registerReviewNotYet(App, Out);
+  registerReview(App, Out);
   registerGate(App, Out);
 }
 

@@ -1,0 +1,76 @@
+//===- Review.h - Judge a migration the way a reviewer would ----*- C++ -*-===//
+//
+// The library behind `opmig review`. It reads the domain's
+// `opmig-manifest.json` in the target and compares it with the files there
+// (and, with a source tree, with upstream):
+//
+//   ReviewOptions Options;
+//   Options.Target = "path/to/cache-dit";
+//   Options.Domain = "rope";
+//   llvm::Expected<ReviewResult> Result = reviewMigration(Options);
+//
+// Every problem is a ReviewFinding of one kind; the verdict follows from the
+// kinds present (docs/user-guide.md, "opmig review", has the criteria).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_AUDIT_REVIEW_H
+#define OPMIG_AUDIT_REVIEW_H
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace opmig::audit {
+
+struct ReviewOptions {
+  std::string Target; ///< Root of the target repository.
+  std::string Domain; ///< The migrated domain, as `opmig migrate --domain` named it.
+  std::string Source; ///< The upstream tree `--source` named; empty: not compared.
+};
+
+enum class ReviewKind {
+  MissingFile,       ///< In the manifest, not in the target.
+  OverCopy,          ///< In the native dir, neither migrated nor generated.
+  MissingProvenance, ///< A migrated file whose first line does not name its upstream.
+  EditedGlue,        ///< Generated file or block changed since the migration.
+  StaleProvenance,   ///< Upstream changed (or vanished) since the migration.
+};
+
+/// `missing-file`, `over-copy`, `missing-provenance`, `edited-glue`,
+/// `stale-provenance`.
+const char *toString(ReviewKind K);
+
+struct ReviewFinding {
+  ReviewKind Kind;
+  std::string Path; ///< Relative to the target root (upstream path for stale provenance).
+  std::string Message;
+};
+
+enum class Verdict { Thoughtful, Mechanical, Incomplete };
+const char *toString(Verdict V); ///< `thoughtful`, `mechanical`, `incomplete`.
+
+struct ReviewResult {
+  std::string Domain;
+  std::string ManifestPath;            ///< Relative to the target root.
+  std::vector<ReviewFinding> Findings; ///< In check order, then by path.
+  Verdict Outcome = Verdict::Thoughtful;
+  std::vector<std::string> Reasons; ///< Why the verdict is what it is.
+};
+
+/// Reviews the migration of `Options.Domain` in `Options.Target`. InputError
+/// when the target is not a folder, no manifest of the domain is found (or
+/// more than one), or the manifest does not parse.
+llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
+
+/// One line per finding (`<kind> <path>: <message>`), then the verdict and
+/// its reasons.
+std::string renderReviewText(const ReviewResult &Result);
+
+/// `opmig.review/1`: domain, manifest, findings, verdict and reasons.
+std::string renderReviewJson(const ReviewResult &Result);
+
+} // namespace opmig::audit
+
+#endif
