@@ -41,7 +41,7 @@ void collectNames(const Decl *D, std::vector<std::string> &Names) {
     Names.push_back(ND->getQualifiedNameAsString());
 }
 
-void findRegistrationBlocks(ASTContext &AST, ParseLocations &Locs,
+void findRegistrationBlocks(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
                             const std::vector<RegistrationExpansion> &Registrations) {
   const SourceManager &SM = Locs.sourceManager();
   for (const RegistrationExpansion &R : Registrations) {
@@ -52,7 +52,7 @@ void findRegistrationBlocks(ASTContext &AST, ParseLocations &Locs,
     Block.Registration = true;
     // The macro declares the registrar and ends with the head of a
     // function whose body, written after the macro, ends the block.
-    for (const Decl *D : AST.getTranslationUnitDecl()->decls()) {
+    for (const Decl *D : TopLevel) {
       SourceLocation Begin = SM.getExpansionLoc(D->getBeginLoc());
       if (D->isImplicit() || Locs.expansionFile(Begin) != R.File)
         continue;
@@ -69,33 +69,32 @@ void findRegistrationBlocks(ASTContext &AST, ParseLocations &Locs,
 
 class WantedDefinitionFinder {
 public:
-  WantedDefinitionFinder(ParseLocations &Locs) : Locs(Locs) {}
+  explicit WantedDefinitionFinder(ParseLocations &Locs) : Locs(Locs) {}
 
-  void visit(const DeclContext *DC) {
-    for (const Decl *D : DC->decls()) {
-      if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
-        visit(cast<DeclContext>(D));
-        continue;
-      }
-      if (D->isImplicit() || !isDefinition(D))
-        continue;
-      const auto *ND = dyn_cast<NamedDecl>(D);
-      const PortedFile *File = ND ? Locs.expansionFile(ND->getLocation()) : nullptr;
-      if (!File)
-        continue;
-      auto Wanted = Locs.context().request().DropDefinitions.find(File->Upstream);
-      if (Wanted == Locs.context().request().DropDefinitions.end())
-        continue;
-      std::string Name = ND->getQualifiedNameAsString();
-      unsigned Line = Locs.sourceManager().getExpansionLineNumber(ND->getLocation());
-      bool IsWanted = llvm::any_of(Wanted->second, [&](const analyze::SiblingDefinition &S) {
-        return S.Name == Name && S.Loc.Line == Line;
-      });
-      ParseLocations::FileRange Range = Locs.declRange(D);
-      if (IsWanted && Range.File)
-        Locs.observe(*Range.File)
-            .Definitions.push_back({Range.Begin, Range.End, Line, {Name}, false});
+  void visit(const Decl *D) {
+    if (isa<NamespaceDecl, LinkageSpecDecl>(D)) {
+      for (const Decl *Child : cast<DeclContext>(D)->decls())
+        visit(Child);
+      return;
     }
+    const auto *ND = dyn_cast<NamedDecl>(D);
+    if (!ND || D->isImplicit() || !isDefinition(D))
+      return;
+    const PortedFile *File = Locs.expansionFile(ND->getLocation());
+    if (!File)
+      return;
+    auto Wanted = Locs.context().request().DropDefinitions.find(File->Upstream);
+    if (Wanted == Locs.context().request().DropDefinitions.end())
+      return;
+    std::string Name = ND->getQualifiedNameAsString();
+    unsigned Line = Locs.sourceManager().getExpansionLineNumber(ND->getLocation());
+    bool IsWanted = llvm::any_of(Wanted->second, [&](const analyze::SiblingDefinition &S) {
+      return S.Name == Name && S.Loc.Line == Line;
+    });
+    ParseLocations::FileRange Range = Locs.declRange(D);
+    if (IsWanted && Range.File)
+      Locs.observe(*Range.File)
+          .Definitions.push_back({Range.Begin, Range.End, Line, {Name}, false});
   }
 
 private:
@@ -161,11 +160,14 @@ void RegistrationRecorder::MacroExpands(const Token &Name, const MacroDefinition
                  Locs.sourceManager().getExpansionLineNumber(Name.getLocation())});
 }
 
-void findDefinitions(ASTContext &AST, ParseLocations &Locs,
+void findDefinitions(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
                      const std::vector<RegistrationExpansion> &Registrations) {
-  findRegistrationBlocks(AST, Locs, Registrations);
-  if (!Locs.context().request().DropDefinitions.empty())
-    WantedDefinitionFinder(Locs).visit(AST.getTranslationUnitDecl());
+  findRegistrationBlocks(TopLevel, Locs, Registrations);
+  if (Locs.context().request().DropDefinitions.empty())
+    return;
+  WantedDefinitionFinder Finder(Locs);
+  for (const Decl *D : TopLevel)
+    Finder.visit(D);
 }
 
 SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> &Found,
@@ -202,6 +204,14 @@ SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> 
     for (const std::string &Name : F->Names)
       if (Seen.insert(Name).second)
         Plan.Dropped.push_back(Name);
+  }
+  // A copy that now ends in blank lines loses them.
+  const SourceLayout &Layout = File.Layout;
+  if (!Plan.Removed.empty() && Plan.Removed.back().second == Layout.text().size()) {
+    unsigned &Begin = Plan.Removed.back().first;
+    while (Begin > 0 && Layout.lineStart(Begin) == Begin &&
+           Layout.isBlankLine(Layout.previousLineStart(Begin)))
+      Begin = Layout.previousLineStart(Begin);
   }
   reportUnexpandedRegistrations(File, Found, Issues);
   return Plan;

@@ -56,8 +56,9 @@ private:
 
 /// Records, as FoundDefinitions of the files they are in, the registration
 /// blocks (the macro plus the body written after it) and the definitions
-/// the request drops.
-void findDefinitions(clang::ASTContext &AST, ParseLocations &Locs,
+/// the request drops, among the file-scope declarations `TopLevel` of
+/// ported files.
+void findDefinitions(llvm::ArrayRef<clang::Decl *> TopLevel, ParseLocations &Locs,
                      const std::vector<RegistrationExpansion> &Registrations);
 
 struct SlicePlan {

@@ -72,10 +72,11 @@ bool WrapPolicy::isWrappedEntity(const NamedDecl *D) {
   return Wrapped;
 }
 
-void collectTopLevelItems(ASTContext &AST, ParseLocations &Locs, WrapPolicy &Policy) {
+void collectTopLevelItems(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
+                          WrapPolicy &Policy) {
   if (!Policy.enabled())
     return;
-  for (const Decl *D : AST.getTranslationUnitDecl()->decls()) {
+  for (const Decl *D : TopLevel) {
     if (D->isImplicit())
       continue;
     ParseLocations::FileRange Range = Locs.declRange(D);

@@ -51,9 +51,10 @@ private:
   llvm::DenseMap<const clang::Decl *, bool> Entities;
 };
 
-/// Records the top-level declarations of ported files as wrap items or
-/// barriers.
-void collectTopLevelItems(clang::ASTContext &AST, ParseLocations &Locs, WrapPolicy &Policy);
+/// Records the file-scope declarations `TopLevel` of ported files as wrap
+/// items or barriers.
+void collectTopLevelItems(llvm::ArrayRef<clang::Decl *> TopLevel, ParseLocations &Locs,
+                          WrapPolicy &Policy);
 
 /// The edits that wrap `File`'s runs of global declarations into
 /// `Namespace`. `Items` come from every parse; those inside `Removed` ranges

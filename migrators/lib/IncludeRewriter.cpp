@@ -55,7 +55,8 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
   const PortedFile *Includer = Locs.portedFile(SM.getFileID(HashLoc));
   if (!Includer || !File)
     return;
-  Locs.observe(*Includer).SeenIncludes.insert(SM.getFileOffset(HashLoc));
+  unsigned HashOffset = SM.getFileOffset(HashLoc);
+  Locs.observe(*Includer).SeenIncludes.insert(HashOffset);
   const RewriteContext &Ctx = Locs.context();
   std::string Real = realPathOfEntry(*File, SM);
   unsigned Line = SM.getExpansionLineNumber(HashLoc);
@@ -64,7 +65,8 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
     return;
   case PathClass::TreeNotPorted:
     Locs.record().addIssue(Includer->Upstream, Line,
-                           "includes `" + Ctx.relative(Real) + "`, which is not ported", true);
+                           "includes `" + Ctx.relative(Real) + "`, which is not ported", true,
+                           HashOffset);
     return;
   case PathClass::Ported:
     break;
@@ -75,7 +77,7 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
     Locs.record().addIssue(Includer->Upstream, Line,
                            "include of `" + FileName.str() +
                                "` is written through a macro and cannot be respelled",
-                           true);
+                           true, HashOffset);
     return;
   }
   unsigned Offset = SM.getFileOffset(Begin);

@@ -136,7 +136,10 @@ private:
                      SourceLocation IssueLoc);
   void addIssue(SourceLocation Loc, std::string Message) {
     analyze::Location Where = Locs.issueLocation(Loc);
-    Locs.record().addIssue(Where.File, Where.Line, std::move(Message), /*Blocking=*/true);
+    std::optional<unsigned> Offset;
+    if (Locs.expansionFile(Loc))
+      Offset = Locs.expansionOffset(Loc);
+    Locs.record().addIssue(Where.File, Where.Line, std::move(Message), /*Blocking=*/true, Offset);
   }
 
   ParseLocations &Locs;
@@ -525,11 +528,13 @@ bool NamespaceRenamer::checkEditable(const std::vector<SpelledToken> &Tokens, si
 
 } // namespace
 
-void renameNamespaces(ASTContext &AST, ParseLocations &Locs, WrapPolicy &Wrap) {
+void renameNamespaces(ASTContext &AST, llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
+                      WrapPolicy &Wrap) {
   if (Locs.context().renames().empty() && !Wrap.enabled())
     return;
   NamespaceRenamer Renamer(AST, Locs, Wrap);
-  Renamer.TraverseAST(AST);
+  for (Decl *D : TopLevel)
+    Renamer.TraverseDecl(D);
 }
 
 } // namespace opmig::migrate

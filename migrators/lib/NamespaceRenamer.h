@@ -32,9 +32,11 @@
 
 namespace opmig::migrate {
 
-/// Adds the rename and wrap-reference edits of one parse to `Locs.record()`,
+/// Adds the rename and wrap-reference edits of one parse, found in the
+/// file-scope declarations `TopLevel` of ported files, to `Locs.record()`,
 /// and marks every namespace-name token it resolved as handled.
-void renameNamespaces(clang::ASTContext &AST, ParseLocations &Locs, WrapPolicy &Wrap);
+void renameNamespaces(clang::ASTContext &AST, llvm::ArrayRef<clang::Decl *> TopLevel,
+                      ParseLocations &Locs, WrapPolicy &Wrap);
 
 /// The namespace path of `DC` (its enclosing named namespaces, outermost
 /// first, anonymous ones skipped), e.g. `sample_ops::detail`.

@@ -35,9 +35,10 @@ const Decl *attributedDecl(const Decl *D) {
 } // namespace
 
 std::string realPathOfEntry(FileEntryRef Entry, const SourceManager &SM) {
+  // The file manager resolved it when it opened the file: no system call.
   StringRef Real = Entry.getFileEntry().tryGetRealPathName();
   if (!Real.empty())
-    return realPathOf(Real);
+    return Real.str();
   SmallString<256> Path(Entry.getName());
   SM.getFileManager().makeAbsolutePath(Path);
   return realPathOf(Path);

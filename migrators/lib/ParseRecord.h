@@ -13,6 +13,7 @@
 #include "opmig/migrate/SourceRewriter.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -66,16 +67,24 @@ struct FileObservation {
   std::vector<FoundDefinition> Definitions;
 };
 
+/// An issue a parse found; one anchored in a ported file's code is dropped
+/// when that code is left out of the copy.
+struct ParseIssue {
+  RewriteIssue Issue;
+  std::optional<unsigned> Offset; ///< Upstream offset in `Issue.Loc.File`.
+};
+
 struct ParseRecord {
   std::string TU;   ///< Upstream relative path of the main file (or the probed header).
   std::string Side; ///< `host` or `device`.
   bool Completed = false;
   std::map<std::string, FileObservation> Files; ///< By upstream relative path.
   std::map<std::string, std::vector<FileEdit>> Edits;
-  std::vector<RewriteIssue> Issues;
+  std::vector<ParseIssue> Issues;
 
-  void addIssue(std::string File, unsigned Line, std::string Message, bool Blocking) {
-    Issues.push_back({{std::move(File), Line}, std::move(Message), Blocking});
+  void addIssue(std::string File, unsigned Line, std::string Message, bool Blocking,
+                std::optional<unsigned> Offset = std::nullopt) {
+    Issues.push_back({{{std::move(File), Line}, std::move(Message), Blocking}, Offset});
   }
 };
 

@@ -53,11 +53,21 @@ public:
                   ParseRecord &Record)
       : Locs(Locs), Registrations(Registrations), Record(Record) {}
 
+  /// Keeps the file-scope declarations written in ported files, while they
+  /// are fresh: the passes then never walk the toolkit's headers.
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (Locs.expansionFile(D->getLocation()) || Locs.expansionFile(D->getBeginLoc()) ||
+          Locs.expansionFile(D->getEndLoc()))
+        TopLevel.push_back(D);
+    return true;
+  }
+
   void HandleTranslationUnit(ASTContext &AST) override {
     WrapPolicy Wrap(Locs);
-    renameNamespaces(AST, Locs, Wrap);
-    collectTopLevelItems(AST, Locs, Wrap);
-    findDefinitions(AST, Locs, Registrations);
+    renameNamespaces(AST, TopLevel, Locs, Wrap);
+    collectTopLevelItems(TopLevel, Locs, Wrap);
+    findDefinitions(TopLevel, Locs, Registrations);
     Record.Completed = true;
   }
 
@@ -67,6 +77,7 @@ private:
   ParseLocations &Locs;
   const std::vector<RegistrationExpansion> &Registrations;
   ParseRecord &Record;
+  std::vector<Decl *> TopLevel;
 };
 
 class RewriteAction : public ASTFrontendAction {

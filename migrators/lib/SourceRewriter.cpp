@@ -159,17 +159,24 @@ IncludeSearchPath searchPathFor(const RewriteContext &Ctx, const FileFindings &F
   return Search;
 }
 
-RewrittenFile rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
-                          const std::vector<ParseRecord> &Records,
-                          std::vector<RewriteIssue> &Issues) {
+/// The rewritten file, and the upstream ranges left out of it.
+struct FileRewrite {
+  RewrittenFile File;
+  std::vector<std::pair<unsigned, unsigned>> Removed;
+};
+
+FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
+                        const std::vector<ParseRecord> &Records,
+                        std::vector<RewriteIssue> &Issues) {
   const RewriteRequest &Request = Ctx.request();
   FileFindings Findings = findingsOf(File, Records);
-  RewrittenFile Result{File.Upstream, File.Target, File.Layout.text().str(), 0, {}};
+  FileRewrite Rewrite{{File.Upstream, File.Target, File.Layout.text().str(), 0, {}}, {}};
+  RewrittenFile &Result = Rewrite.File;
   if (Findings.Parses.empty()) {
     Issues.push_back({{File.Upstream, 0},
                       "no parse could include this file: it is copied without any rewriting",
                       true});
-    return Result;
+    return Rewrite;
   }
   static const std::vector<analyze::SiblingDefinition> NoDrops;
   auto Wanted = Request.DropDefinitions.find(File.Upstream);
@@ -192,7 +199,7 @@ RewrittenFile rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
     Issues.push_back({{File.Upstream, 0},
                       "edits could not be applied: " + llvm::toString(Output.takeError()),
                       true});
-    return Result;
+    return Rewrite;
   }
   LeftoverInputs Leftovers{Ctx.renames().vanishingNames(), Findings.Handled,
                            [&](unsigned Offset) { return Findings.unseen(File.Upstream, Offset); }};
@@ -207,7 +214,25 @@ RewrittenFile rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
   }
   Result.Replacements = Replacements.size();
   Result.DroppedDefinitions = std::move(Slices.Dropped);
-  return Result;
+  Rewrite.Removed = std::move(Slices.Removed);
+  return Rewrite;
+}
+
+/// The parses' issues, less those in code left out of the copy.
+void addParseIssues(
+    const std::vector<ParseRecord> &Records,
+    const std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> &Removed,
+    std::vector<RewriteIssue> &Issues) {
+  for (const ParseRecord &Record : Records)
+    for (const ParseIssue &Found : Record.Issues) {
+      auto Ranges = Removed.find(Found.Issue.Loc.File);
+      bool LeftOut = Found.Offset && Ranges != Removed.end() &&
+                     llvm::any_of(Ranges->second, [&](const std::pair<unsigned, unsigned> &R) {
+                       return R.first <= *Found.Offset && *Found.Offset < R.second;
+                     });
+      if (!LeftOut)
+        Issues.push_back(Found.Issue);
+    }
 }
 
 void sortIssues(std::vector<RewriteIssue> &Issues) {
@@ -240,10 +265,13 @@ llvm::Expected<RewriteResult> rewriteSources(const RewriteRequest &Request) {
   std::move(Probes.begin(), Probes.end(), std::back_inserter(Records));
 
   RewriteResult Result;
-  for (const ParseRecord &Record : Records)
-    Result.Issues.insert(Result.Issues.end(), Record.Issues.begin(), Record.Issues.end());
-  for (const PortedFile &File : Ctx.files())
-    Result.Files.push_back(rewriteFile(Ctx, File, Records, Result.Issues));
+  std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Removed;
+  for (const PortedFile &File : Ctx.files()) {
+    FileRewrite Rewrite = rewriteFile(Ctx, File, Records, Result.Issues);
+    Removed[File.Upstream] = std::move(Rewrite.Removed);
+    Result.Files.push_back(std::move(Rewrite.File));
+  }
+  addParseIssues(Records, Removed, Result.Issues);
   sortIssues(Result.Issues);
   return Result;
 }

@@ -675,8 +675,7 @@ TEST_F(SourceRewriterTest, TorchLibraryBlocksAreDropped) {
   EXPECT_EQ(contentOf(Result, "bindings.cpp"), "// Registers the ops.\n"
                                                "#include <torch/library.h>\n"
                                                "\n"
-                                               "#include \"ops.h\"\n"
-                                               "\n");
+                                               "#include \"ops.h\"\n");
   EXPECT_EQ(Result.Files[0].DroppedDefinitions,
             (std::vector<std::string>{"TORCH_LIBRARY_init_sample_ops",
                                       "TORCH_LIBRARY_static_init_sample_ops",
