@@ -49,6 +49,28 @@ public:
     return Out;
   }
 
+  /// `review: {domains: auto | [names]}`.
+  llvm::Error review(GateConfig &Config) const {
+    const nlohmann::json &V = Doc.Value.at("review");
+    if (!V.is_object())
+      return error("review", "'review' must be a mapping with the key 'domains'");
+    for (const auto &Item : V.items()) {
+      if (Item.key() != "domains")
+        return inputError(Origin, ":",
+                          std::to_string(Doc.lineOf("/review/" + pointerToken(Item.key()))),
+                          ": unknown key '", Item.key(), "' in review; expected domains");
+      const nlohmann::json &D = Item.value();
+      bool Auto = D.is_string() && D.get<std::string>() == "auto";
+      bool Names =
+          D.is_array() && llvm::all_of(D, [](const nlohmann::json &N) { return N.is_string(); });
+      if (!Auto && !Names)
+        return inputError(Origin, ":", std::to_string(Doc.lineOf("/review/domains")),
+                          ": 'domains' must be auto or a list of domain names");
+      Config.ReviewDomains = Auto ? std::vector<std::string>{} : D.get<std::vector<std::string>>();
+    }
+    return llvm::Error::success();
+  }
+
 private:
   const LocatedJson &Doc;
   const std::string &Origin;
@@ -65,9 +87,10 @@ llvm::Error readChecks(const ConfigReader &Reader, GateConfig &Config) {
     else if (Check == "rules-test")
       Config.RunRuleTests = true;
     else if (Check == "review")
-      return Reader.error("checks", "check 'review' is not in this release");
+      Config.RunReview = true;
     else
-      return Reader.error("checks", "unknown check '" + Check + "'; expected audit or rules-test");
+      return Reader.error("checks",
+                          "unknown check '" + Check + "'; expected audit, review or rules-test");
   }
   return llvm::Error::success();
 }
@@ -118,10 +141,10 @@ llvm::Error readKey(const ConfigReader &Reader, const std::string &Key, GateConf
     return llvm::Error::success();
   }
   if (Key == "review")
-    return Reader.error(Key, "'review' is not in this release");
+    return Reader.review(Config);
   return Reader.error(Key, "unknown key '" + Key +
                                "'; expected one of: baseline, checks, exclude, fail-on, junit, "
-                               "profile, rules, sarif");
+                               "profile, review, rules, sarif");
 }
 
 std::string relativeTo(const std::string &Root, const std::string &Path) {
@@ -158,6 +181,29 @@ void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutc
       F.Fingerprint = migrate::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
       Combined.Findings.push_back(std::move(F));
     }
+}
+
+/// Reviews each domain and reports its problems as findings.
+llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
+                              GateResult &Result) {
+  std::vector<std::string> Domains =
+      Config.ReviewDomains.empty() ? migratedDomains(Root) : Config.ReviewDomains;
+  for (const std::string &Domain : Domains) {
+    llvm::Expected<ReviewResult> Review = reviewMigration({Root, Domain, ""});
+    if (!Review)
+      return Review.takeError();
+    for (const ReviewFinding &RF : Review->Findings) {
+      Finding F;
+      F.RuleId = ReviewRuleId;
+      F.File = RF.Path;
+      F.Message = std::string(toString(RF.Kind)) + " in domain " + Domain + ": " + RF.Message;
+      F.Fix = "run opmig review --target . --domain " + Domain + " and fix what it reports";
+      F.Fingerprint = migrate::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
+      Result.Combined.Findings.push_back(std::move(F));
+    }
+    Result.Reviews.push_back(std::move(*Review));
+  }
+  return llvm::Error::success();
 }
 
 /// Drops the findings in files the config excludes (its globs were
@@ -223,6 +269,9 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     Result.Combined = std::move(*Audit);
     dropExcluded(Config.Exclude, Result.Combined.Findings);
   }
+  if (Config.RunReview)
+    if (llvm::Error E = addReviewFindings(Config, Root, Result))
+      return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);
     if (!Rules)
@@ -232,8 +281,8 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
       return Outcomes.takeError();
     Result.RuleTests = std::move(*Outcomes);
     addRuleTestFindings(Root, Result.RuleTests, Result.Combined);
-    sortFindings(Result.Combined.Findings);
   }
+  sortFindings(Result.Combined.Findings);
   return Result;
 }
 
@@ -262,6 +311,8 @@ std::string renderGateSummary(const GateResult &Result, Severity FailOn) {
     Out += "rule tests: " + std::to_string(Passed) + " of " +
            std::to_string(Result.RuleTests.size()) + " rules pass their fixtures\n";
   }
+  for (const ReviewResult &R : Result.Reviews)
+    Out += "review " + R.Domain + ": " + toString(R.Outcome) + "\n";
   if (Failing == 0)
     return Out + "gate: passed\n";
   return Out + "gate: failed (" + std::to_string(Failing) + " new at or above " + toString(FailOn) +

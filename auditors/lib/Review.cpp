@@ -263,6 +263,19 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   return R;
 }
 
+std::vector<std::string> migratedDomains(const std::string &Target) {
+  std::set<std::string> Domains;
+  for (const std::string &Relative : findManifests(Target))
+    if (std::optional<std::string> Text = readText(join(Target, Relative))) {
+      llvm::Expected<migrate::Manifest> M = migrate::parseManifest(*Text, Relative);
+      if (M)
+        Domains.insert(M->Domain);
+      else
+        llvm::consumeError(M.takeError());
+    }
+  return {Domains.begin(), Domains.end()};
+}
+
 std::string renderReviewText(const ReviewResult &Result) {
   std::string Out;
   for (const ReviewFinding &F : Result.Findings)

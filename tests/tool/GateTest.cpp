@@ -180,12 +180,16 @@ TEST(GateToolTest, BadConfigExitsTwoNamingTheLine) {
   std::vector<Case> Cases = {
       {"profile: demo\nchekcs: [audit]\n",
        ".opmig.yaml:2: unknown key 'chekcs'; expected one of: baseline, checks, exclude, fail-on, "
-       "junit, profile, rules, sarif"},
+       "junit, profile, review, rules, sarif"},
       {"profile: demo\nexclude: [\"/abs/**\"]\n", ".opmig.yaml:2: bad glob '/abs/**': "},
       {"fail-on: fatal\n", ".opmig.yaml:1: 'fail-on' must be error, warning or note, not 'fatal'"},
       {"profile: demo\nchecks: [audit, lint]\n",
-       ".opmig.yaml:2: unknown check 'lint'; expected audit or rules-test"},
+       ".opmig.yaml:2: unknown check 'lint'; expected audit, review or rules-test"},
       {"profile: [demo]\n", ".opmig.yaml:1: 'profile' must be a string"},
+      {"checks: [review]\nreview:\n  domain: auto\n",
+       ".opmig.yaml:3: unknown key 'domain' in review; expected domains"},
+      {"checks: [review]\nreview:\n  domains: some\n",
+       ".opmig.yaml:3: 'domains' must be auto or a list of domain names"},
   };
   std::string Rules = writeRules(false);
   for (const Case &C : Cases) {

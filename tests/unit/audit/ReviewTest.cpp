@@ -8,6 +8,7 @@
 
 #include "opmig/audit/Review.h"
 
+#include "opmig/audit/Gate.h"
 #include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/TargetEdits.h"
 
@@ -175,6 +176,35 @@ TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {
   R = reviewMigration({Mig.Target + "/nope", "rope", ""});
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("is not a directory"), std::string::npos);
+}
+
+TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
+  Migration Mig = makeMigration();
+  EXPECT_EQ(migratedDomains(Mig.Target), std::vector<std::string>{"rope"});
+  llvm::Expected<GateConfig> Config =
+      parseGateConfig("checks: [review]\nreview: {domains: auto}\n", ".opmig.yaml");
+  ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
+  llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "");
+  ASSERT_TRUE(static_cast<bool>(Clean)) << llvm::toString(Clean.takeError());
+  EXPECT_EQ(renderGateSummary(*Clean, Severity::Error), "review rope: thoughtful\ngate: passed\n");
+
+  writeFile(Mig.Target + "/csrc/kernels/rope/extra.cuh", "\n");
+  llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "");
+  ASSERT_TRUE(static_cast<bool>(Dirty)) << llvm::toString(Dirty.takeError());
+  ASSERT_EQ(Dirty->Combined.Findings.size(), 1u);
+  EXPECT_EQ(Dirty->Combined.Findings[0].RuleId, ReviewRuleId);
+  EXPECT_EQ(Dirty->Combined.Findings[0].File, "csrc/kernels/rope/extra.cuh");
+  EXPECT_EQ(renderGateSummary(*Dirty, Severity::Error),
+            "opmig-review: 1 new, 0 baselined, 0 suppressed\n"
+            "review rope: mechanical\n"
+            "gate: failed (1 new at or above error)\n");
+
+  Config = parseGateConfig("checks: [review]\nreview: {domains: [attn]}\n", ".opmig.yaml");
+  ASSERT_TRUE(static_cast<bool>(Config));
+  llvm::Expected<GateResult> Unknown = runGate(*Config, Mig.Target, "");
+  ASSERT_FALSE(static_cast<bool>(Unknown));
+  EXPECT_NE(llvm::toString(Unknown.takeError()).find("no opmig-manifest.json of domain 'attn'"),
+            std::string::npos);
 }
 
 } // namespace

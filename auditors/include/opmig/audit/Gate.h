@@ -6,7 +6,8 @@
 //   profile: cache-dit          # the audit's --profile
 //   baseline: .opmig-baseline.json
 //   fail-on: error              # error | warning | note
-//   checks: [audit, rules-test]
+//   checks: [audit, review, rules-test]
+//   review: {domains: auto}     # auto: every domain with a manifest; or [names]
 //   rules: [tools/rules]        # extra rule files or folders, beside the built-in ones
 //   exclude: ["tests/fixtures/**"]  # findings in these files are dropped
 //   sarif: opmig.sarif          # where the SARIF log goes (relative to the root)
@@ -14,7 +15,9 @@
 //
 // runGate runs the checks and folds everything into one AuditResult, so the
 // SARIF and JUnit renderers of the audit report the gate as a whole: a rule
-// whose fixtures fail becomes an `opmig-rule-test` finding at its rule file.
+// whose fixtures fail becomes an `opmig-rule-test` finding at its rule file,
+// and each problem `opmig review` finds in a domain an `opmig-review`
+// finding at its file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +25,7 @@
 #define OPMIG_AUDIT_GATE_H
 
 #include "opmig/audit/Audit.h"
+#include "opmig/audit/Review.h"
 #include "opmig/audit/RuleTests.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -34,6 +38,8 @@ namespace opmig::audit {
 
 /// The rule id of a finding that reports a rule failing its own fixtures.
 inline constexpr const char *RuleTestRuleId = "opmig-rule-test";
+/// The rule id of a finding of `opmig review`.
+inline constexpr const char *ReviewRuleId = "opmig-review";
 
 /// `.opmig.yaml`, with defaults for what it leaves out.
 struct GateConfig {
@@ -42,6 +48,9 @@ struct GateConfig {
   Severity FailOn = Severity::Error;
   bool RunAudit = true;
   bool RunRuleTests = false;
+  bool RunReview = false;
+  /// The domains `review` judges; empty: every domain with a manifest.
+  std::vector<std::string> ReviewDomains;
   std::vector<std::string> Rules; ///< Extra rule paths, relative to the root.
   /// Globs (PathGlob) of files whose findings the gate drops: planted
   /// violations in test fixtures, say.
@@ -63,6 +72,7 @@ struct GateResult {
   /// failure; Rules lists every rule that ran.
   AuditResult Combined;
   std::vector<RuleTestOutcome> RuleTests; ///< Empty when rules-test did not run.
+  std::vector<ReviewResult> Reviews;      ///< One per reviewed domain.
 };
 
 /// Runs the checks of `Config` on the tree at `Root` with the built-in rules

@@ -64,6 +64,10 @@ struct ReviewResult {
 /// more than one), or the manifest does not parse.
 llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 
+/// The domains of every `opmig-manifest.json` under `Target`, sorted and
+/// unique (manifests that do not parse are skipped).
+std::vector<std::string> migratedDomains(const std::string &Target);
+
 /// One line per finding (`<kind> <path>: <message>`), then the verdict and
 /// its reasons.
 std::string renderReviewText(const ReviewResult &Result);
