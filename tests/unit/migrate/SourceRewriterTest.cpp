@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,6 +35,32 @@ void writeFile(const std::string &Path, llvm::StringRef Text) {
   llvm::raw_fd_ostream OS(Path, EC);
   EXPECT_FALSE(EC) << Path;
   OS << Text;
+}
+
+std::optional<std::string> findClang() {
+  llvm::ErrorOr<std::string> Path = llvm::sys::findProgramByName("clang++-22");
+  if (!Path)
+    return std::nullopt;
+  return *Path;
+}
+
+/// Runs `Args` and returns its stderr, or why it could not run.
+std::string runQuietly(const std::vector<std::string> &Args) {
+  llvm::SmallString<128> Errors;
+  if (llvm::sys::fs::createTemporaryFile("opmig-rewrite-clang", "txt", Errors))
+    return "cannot create a temporary file";
+  std::vector<llvm::StringRef> Argv(Args.begin(), Args.end());
+  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, std::nullopt,
+                                                llvm::StringRef(Errors)};
+  std::string Why;
+  int Code = llvm::sys::ExecuteAndWait(Args.front(), Argv, std::nullopt, Redirects, 0, 0, &Why);
+  auto Text = llvm::MemoryBuffer::getFile(Errors);
+  std::string Output = Text ? (*Text)->getBuffer().str() : std::string();
+  llvm::sys::fs::remove(Errors);
+  if (Code != 0 && Output.empty())
+    Output = "exit " + std::to_string(Code) + " " + Why;
+  // Clang warns that the toolkit is newer than it knows; only errors count.
+  return Code == 0 ? std::string() : Output;
 }
 
 class SourceRewriterTest : public ::testing::Test {
@@ -699,6 +726,164 @@ TEST_F(SourceRewriterTest, UnreadableFileFails) {
   ASSERT_FALSE(bool(Result));
   EXPECT_EQ(llvm::toString(Result.takeError()).rfind("cannot read " + Root + "/missing.h: ", 0),
             0u);
+}
+
+TEST_F(SourceRewriterTest, SiblingInAnonymousNamespaceDropped) {
+  write("table.cpp", "namespace sample_ops {\n"
+                     "namespace {\n"
+                     "int used() { return 1; }\n"
+                     "\n"
+                     "// Nothing reaches it.\n"
+                     "int unused() { return 2; }\n"
+                     "} // namespace\n"
+                     "int entry() { return used(); }\n"
+                     "} // namespace sample_ops\n");
+  RewriteRequest Request = request({{"table.cpp", "table.cpp"}});
+  Request.DropDefinitions["table.cpp"] = {
+      {"sample_ops::(anonymous namespace)::unused", {"table.cpp", 6}, {}}};
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "table.cpp"), "namespace sample_ops {\n"
+                                            "namespace {\n"
+                                            "int used() { return 1; }\n"
+                                            "\n"
+                                            "} // namespace\n"
+                                            "int entry() { return used(); }\n"
+                                            "} // namespace sample_ops\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, PybindModuleIsDropped) {
+  write("ops.h", "#pragma once\nint fwd(int x);\n");
+  write("module.cpp", "#include <pybind11/pybind11.h>\n"
+                      "\n"
+                      "#include \"ops.h\"\n"
+                      "\n"
+                      "int fwd(int x) { return x; }\n"
+                      "\n"
+                      "PYBIND11_MODULE(_C, m) {\n"
+                      "  m.def(\"fwd\", &fwd);\n"
+                      "}\n");
+  RewriteRequest Request = request({{"ops.h", "ops.h"}, {"module.cpp", "module.cpp"}});
+  Request.ExtraArgs = {"-isystem", OPMIG_FIXTURES_DIR "/stubs/include"};
+  Request.WrapGlobalInto = "w";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "module.cpp"), "#include <pybind11/pybind11.h>\n"
+                                             "\n"
+                                             "#include \"ops.h\"\n"
+                                             "\n"
+                                             "namespace w {\n"
+                                             "int fwd(int x) { return x; }\n"
+                                             "} // namespace w\n");
+  EXPECT_EQ(Result.Files[0].DroppedDefinitions,
+            (std::vector<std::string>{"pybind11_init__C", "PyInit__C"}));
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, RegistrationNoParseExpandedBlocks) {
+  write("bindings.cpp", "TORCH_LIBRARY(sample_ops, m) {\n"
+                        "  m.def(\"fwd(int x) -> int\");\n"
+                        "}\n");
+  RewriteResult Result = rewrite(request({{"bindings.cpp", "bindings.cpp"}}));
+  std::string Issues = issuesOf(Result);
+  EXPECT_EQ(Issues.substr(0, Issues.find('\n') + 1),
+            "bindings.cpp:0: note: the host parse reported errors (first: bindings.cpp:1: unknown "
+            "type name 'sample_ops'); code Clang could not make sense of may be missed\n");
+  EXPECT_EQ(Issues.substr(Issues.find('\n') + 1),
+            "bindings.cpp:1: blocking: `TORCH_LIBRARY` block was expanded by no parse and stays "
+            "in the copy\n");
+}
+
+TEST_F(SourceRewriterTest, HeaderNoTranslationUnitIncludesIsParsedOnItsOwn) {
+  write("main.cpp", "int main() { return 0; }\n");
+  write("lonely.h", "#pragma once\n"
+                    "namespace sample_ops { int lonely(); }\n");
+  RewriteResult Result = rewrite(renaming({"main.cpp", "lonely.h"}));
+  EXPECT_EQ(contentOf(Result, "lonely.h"), "#pragma once\n"
+                                           "namespace cache_dit::attn { int lonely(); }\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, UnportedIncludeInDisabledBranchDoesNotBlock) {
+  write("csrc/legacy.h", "#pragma once\n");
+  write("csrc/op.cpp", "#ifdef LEGACY\n"
+                       "#include \"legacy.h\"\n"
+                       "#endif\n");
+  RewriteResult Result = rewrite(request({{"csrc/op.cpp", "attn/op.cpp"}}));
+  EXPECT_EQ(issuesOf(Result), "csrc/op.cpp:2: note: includes `csrc/legacy.h`, which is not ported "
+                              "(in a branch no parse entered)\n");
+}
+
+TEST_F(SourceRewriterTest, MigratedTreeCompiles) {
+  write("csrc/common/math.h", "#pragma once\n"
+                              "// Rounds up.\n"
+                              "inline int ceil_div(int a, int b) { return (a + b - 1) / b; }\n"
+                              "constexpr int kHalf = 2;\n"
+                              "namespace sample_ops::detail {\n"
+                              "template <typename T> struct Traits { static constexpr int kBytes = "
+                              "sizeof(T); };\n"
+                              "}\n");
+  write("csrc/ops/launch.h", "#pragma once\n"
+                             "#include \"../common/math.h\"\n"
+                             "namespace sample_ops {\n"
+                             "int blocks(int n);\n"
+                             "template <typename T> int bytes(int n) { return n * "
+                             "detail::Traits<T>::kBytes; }\n"
+                             "} // namespace sample_ops\n"
+                             "#define SAMPLE_BLOCKS(n) sample_ops::blocks(n)\n");
+  write("csrc/ops/launch.cu", "#include \"common/math.h\"\n"
+                              "#include \"ops/launch.h\"\n"
+                              "__global__ void halve(int *p) { *p /= kHalf; }\n"
+                              "int sample_ops::blocks(int n) { return ::ceil_div(n, 128); }\n"
+                              "template int sample_ops::bytes<float>(int);\n");
+  write("csrc/binding.cpp", "#include \"ops/launch.h\"\n"
+                            "using namespace sample_ops;\n"
+                            "int entry(int n) { return SAMPLE_BLOCKS(n) + bytes<double>(n); }\n"
+                            "// Not needed.\n"
+                            "int sibling(int n) { return sample_ops::blocks(n) * 2; }\n"
+                            "namespace other { int use(int n) { return entry(n); } }\n");
+  RewriteRequest Request = request({{"csrc/common/math.h", "kernels/attn/common/math.h"},
+                                    {"csrc/ops/launch.h", "kernels/attn/launch.h"},
+                                    {"csrc/ops/launch.cu", "kernels/attn/launch.cu"},
+                                    {"csrc/binding.cpp", "kernels/attn/attn.cpp"}});
+  for (auto &[TU, Flags] : Request.TUFlags)
+    Flags.push_back("-I" + Root + "/csrc");
+  Request.Renames = {{"sample_ops", "cache_dit::attn"}};
+  Request.WrapGlobalInto = "cache_dit::attn";
+  Request.IncludeRoot = "kernels";
+  Request.DropDefinitions["csrc/binding.cpp"] = {{"sibling", {"csrc/binding.cpp", 5}, {}}};
+  RewriteResult Result = rewrite(Request);
+  ASSERT_EQ(issuesOf(Result), "");
+  EXPECT_EQ(contentOf(Result, "csrc/binding.cpp"),
+            "#include \"attn/launch.h\"\n"
+            "using namespace cache_dit::attn;\n"
+            "namespace cache_dit::attn {\n"
+            "int entry(int n) { return SAMPLE_BLOCKS(n) + bytes<double>(n); }\n"
+            "} // namespace cache_dit::attn\n"
+            "namespace other { int use(int n) { return cache_dit::attn::entry(n); } }\n");
+
+  std::string Target = makeTempDir("opmig-rewrite-target");
+  for (const RewrittenFile &File : Result.Files)
+    writeFile(Target + "/" + File.TargetPath, File.Content);
+  std::optional<std::string> Clang = findClang();
+  ASSERT_TRUE(Clang) << "clang++-22 is not on PATH";
+  std::vector<std::vector<std::string>> Compiles = {
+      {"-x", "c++", Target + "/kernels/attn/attn.cpp"},
+      {"-x", "cuda", "--cuda-host-only", Target + "/kernels/attn/launch.cu"},
+      {"-x", "cuda", "--cuda-device-only", "--cuda-gpu-arch=sm_90",
+       Target + "/kernels/attn/launch.cu"}};
+  for (const std::vector<std::string> &Input : Compiles) {
+    std::vector<std::string> Args = {*Clang,
+                                     "-fsyntax-only",
+                                     "-std=c++17",
+                                     "-nocudainc",
+                                     "-nocudalib",
+                                     "-include",
+                                     Outside + "/cuda_stub.h",
+                                     "-I" + Target + "/kernels"};
+    Args.insert(Args.end(), Input.begin(), Input.end());
+    EXPECT_EQ(runQuietly(Args), "") << Input.back();
+  }
+  llvm::sys::fs::remove_directories(Target);
 }
 
 //===----------------------------------------------------------------------===//
