@@ -1,2 +1,243 @@
-// PLACEHOLDER: being written (A2); replaced before this lands.
+//===- PythonChecker.cpp - `python` rules on CPython's parse tree ---------===//
+//
+// All python rules of an audit are one run of the helper (PythonAstBridge.h).
+// Checks whose rule holds a regex get candidates back and apply the regex
+// here, in the rule regex dialect (RegexSyntax.h), so that `^_fake_\w+$`
+// means the same in a python rule as in a text rule.
+//
+// Captures for `message` and `fix`:
+//   call-string-argument     {call} {argument} {namespace} {op}
+//   decorator-argument       {decorator} {argument} {name} {namespace} {op}
+//   decorated-function-name  {name} {decorator} {namespace} {op}
+//   all-equals-public-names  {name} {problem}
+//   no-partial-alias         {name}
+//   public-wrapper-calls     {name} {expected} {bridge} {problem}
+//   forbidden-names          {name} {kind} {pattern}
+//   guarded-import           {module} {guard}
+//   function-pointer-pattern {name} {pointer} {missing}
+//   registered-in            {name} {package} {function} {file}
+//   module-state             {name}
+//   section-order            {name} {kind} {after} {section}
+//
+//===----------------------------------------------------------------------===//
+
+#include "CheckParams.h"
+#include "CheckerSupport.h"
 #include "Checkers.h"
+#include "MatchParams.h"
+#include "PythonAstBridge.h"
+#include "opmig/audit/RegexSyntax.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
+
+#include <map>
+
+namespace opmig::audit {
+
+namespace {
+
+const std::vector<CheckSpec> &pythonChecks() {
+  static const std::vector<CheckSpec> Checks = {
+      {"all-equals-public-names", {}},
+      {"call-string-argument",
+       {{"call", ParamType::String, true},
+        {"argument", ParamType::Integer, false},
+        {"keyword", ParamType::String, false},
+        {"must-match", ParamType::Regex, true}}},
+      {"decorated-function-name",
+       {{"decorator", ParamType::String, true}, {"name", ParamType::Regex, true, "op"}}},
+      {"decorator-argument",
+       {{"decorator", ParamType::String, true},
+        {"argument", ParamType::Integer, false},
+        {"keyword", ParamType::String, false},
+        {"must-equal", ParamType::String, true}}},
+      {"forbidden-names", {{"names", ParamType::RegexList, true}}},
+      {"function-pointer-pattern", {}},
+      {"guarded-import", {{"module", ParamType::Regex, true}, {"guard", ParamType::String, true}}},
+      {"module-state", {{"allow", ParamType::RegexList, false}}},
+      {"no-partial-alias", {}},
+      {"public-wrapper-calls", {{"prefix", ParamType::String, true}}},
+      {"registered-in", {{"function", ParamType::String, true}, {"file", ParamType::String, true}}},
+      {"section-order", {{"order", ParamType::RegexList, true}}},
+  };
+  return Checks;
+}
+
+bool isPythonFile(llvm::StringRef Path) {
+  llvm::StringRef Extension = llvm::sys::path::extension(Path);
+  return Extension == ".py" || Extension == ".pyi";
+}
+
+/// The files of one audit the helper reads, numbered for the request.
+class FileTable {
+public:
+  FileTable(std::string Root) : Root(std::move(Root)) {}
+
+  size_t indexOf(const std::string &File) {
+    auto [It, Inserted] = Indices.try_emplace(File, Relative.size());
+    if (Inserted) {
+      Relative.push_back(File);
+      Absolute.push_back(Root + "/" + File);
+    }
+    return It->second;
+  }
+  const std::string &relative(size_t Index) const { return Relative.at(Index); }
+  const std::vector<std::string> &absolute() const { return Absolute; }
+
+private:
+  std::string Root;
+  std::map<std::string, size_t> Indices;
+  std::vector<std::string> Relative, Absolute;
+};
+
+/// What the helper reads of a rule's `match`: everything but regexes.
+nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files) {
+  nlohmann::json Params = nlohmann::json::object();
+  for (const char *Key : {"call", "decorator", "keyword", "prefix", "guard", "function", "file"})
+    if (std::string Value = stringParam(R, Key); !Value.empty())
+      Params[Key] = Value;
+  Params["argument"] = integerParam(R, "argument");
+  if (checkName(R) == "registered-in" && Repo.exists(stringParam(R, "file")))
+    Params["file_index"] = Files.indexOf(stringParam(R, "file"));
+  return Params;
+}
+
+bool matchesAnyRegex(const std::vector<std::string> &Patterns, llvm::StringRef Text,
+                     std::string *Which = nullptr) {
+  for (const std::string &Pattern : Patterns)
+    if (compileRegex(Pattern).match(Text)) {
+      if (Which)
+        *Which = Pattern;
+      return true;
+    }
+  return false;
+}
+
+/// Loader caches, dunders and ALL_CAPS constants are the module-level
+/// state the cache-dit conventions allow.
+bool isAllowedModuleState(const std::string &Name) {
+  static const llvm::Regex Allowed(
+      "^(_cached_.*|_EXTENSION_MODULE_NAME|__[a-z_]+__|_*[A-Z][A-Z0-9_]*)$");
+  return Allowed.match(Name);
+}
+
+/// Whether a candidate record of `R`'s check is a finding; may add
+/// captures. Checks without a regex return findings only.
+bool isFinding(const Rule &R, PythonRecord &Record) {
+  std::map<std::string, std::string> &Captures = Record.Captures;
+  std::string Check = checkName(R);
+  if (Check == "call-string-argument")
+    return !compileRegex(stringParam(R, "must-match")).match(Captures["argument"]);
+  if (Check == "decorator-argument")
+    return Captures["argument"] != stringParam(R, "must-equal");
+  if (Check == "decorated-function-name") {
+    // `def _` is anonymous whatever the op; without a known op the name
+    // pattern cannot be instantiated.
+    if (Captures["name"] == "_")
+      return true;
+    if (!Captures.count("op"))
+      return false;
+    std::string Pattern =
+        substitute(stringParam(R, "name"), "op", llvm::Regex::escape(Captures["op"]));
+    return !compileRegex(Pattern).match(Captures["name"]);
+  }
+  if (Check == "forbidden-names")
+    return matchesAnyRegex(listParam(R, "names"), Captures["name"], &Captures["pattern"]);
+  if (Check == "guarded-import")
+    return compileRegex(stringParam(R, "module")).match(Captures["module"]);
+  if (Check == "module-state")
+    return !isAllowedModuleState(Captures["name"]) &&
+           !matchesAnyRegex(listParam(R, "allow"), Captures["name"]);
+  return true;
+}
+
+/// section-order: each item takes the first `order` regex matching one of
+/// its keys; an item whose section comes before one already seen in the
+/// file is out of order.
+std::vector<PythonRecord> outOfOrder(const Rule &R, std::vector<PythonRecord> Records) {
+  std::vector<std::string> Order = listParam(R, "order");
+  std::vector<llvm::Regex> Sections;
+  for (const std::string &Pattern : Order)
+    Sections.push_back(compileRegex(Pattern));
+  std::vector<PythonRecord> Found;
+  std::map<size_t, std::pair<size_t, std::string>> Latest; // file -> (section, item)
+  for (PythonRecord &Record : Records) {
+    size_t Section = 0;
+    while (Section < Sections.size() &&
+           llvm::none_of(
+               Record.Keys, [&](const std::string &Key) { return Sections[Section].match(Key); }))
+      ++Section;
+    if (Section == Sections.size())
+      continue;
+    auto [It, First] = Latest.try_emplace(Record.File, Section, Record.Captures["name"]);
+    if (First || Section >= It->second.first) {
+      It->second = {Section, Record.Captures["name"]};
+      continue;
+    }
+    Record.Captures["after"] = It->second.second;
+    Record.Captures["section"] = Order[Section];
+    Found.push_back(std::move(Record));
+  }
+  return Found;
+}
+
+class PythonChecker : public Checker {
+public:
+  const char *kind() const override { return "python"; }
+
+  llvm::Error validate(const Rule &R) const override {
+    return validateMatch(R, pythonChecks()).takeError();
+  }
+
+  llvm::Error check(const Repository &Repo, llvm::ArrayRef<const Rule *> Rules,
+                    std::vector<Finding> &Out) const override {
+    llvm::Expected<std::string> Root = absoluteRoot(Repo);
+    if (!Root)
+      return Root.takeError();
+    FileTable Files(*Root);
+    std::vector<PythonTask> Tasks;
+    std::vector<const Rule *> TaskRules;
+    for (const Rule *R : Rules) {
+      PythonTask Task{R->Id, checkName(*R), nlohmann::json(), {}};
+      for (const std::string &File : Repo.files())
+        if (isPythonFile(File) && appliesTo(*R, File))
+          Task.Files.push_back(Files.indexOf(File));
+      if (Task.Files.empty())
+        continue;
+      Task.Params = paramsFor(*R, Repo, Files);
+      Tasks.push_back(std::move(Task));
+      TaskRules.push_back(R);
+    }
+    // No python3 is needed when no python rule covers a file.
+    if (Tasks.empty())
+      return llvm::Error::success();
+    llvm::Expected<PythonAnswer> Answer = runPythonChecks(Files.absolute(), Tasks);
+    if (!Answer)
+      return Answer.takeError();
+    for (size_t I = 0; I < Tasks.size(); ++I)
+      report(*TaskRules[I], std::move(Answer->Records[I]), Files, Out);
+    for (const PythonUnparsable &Failed : Answer->Unparsable)
+      Out.push_back(unparsableFinding(Files.relative(Failed.File), Failed.Line, Failed.Column,
+                                      "cannot parse as Python: " + Failed.Message));
+    return llvm::Error::success();
+  }
+
+private:
+  static void report(const Rule &R, std::vector<PythonRecord> Records, const FileTable &Files,
+                     std::vector<Finding> &Out) {
+    if (checkName(R) == "section-order")
+      Records = outOfOrder(R, std::move(Records));
+    for (PythonRecord &Record : Records)
+      if (isFinding(R, Record))
+        Out.push_back(makeFinding(R, Files.relative(Record.File), Record.Line, Record.Column,
+                                  Record.Captures));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Checker> makePythonChecker() { return std::make_unique<PythonChecker>(); }
+
+} // namespace opmig::audit

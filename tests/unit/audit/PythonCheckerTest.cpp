@@ -1,2 +1,437 @@
-// PLACEHOLDER: tests being written.
+//===- PythonCheckerTest.cpp - `python` rules on CPython's ast ------------===//
+
+#include "CheckerTestSupport.h"
+
+#include <cstdlib>
 #include <gtest/gtest.h>
+
+namespace opmig::audit {
+namespace {
+
+using test::checkerFor;
+using test::makeRule;
+using test::runChecker;
+using test::startsWith;
+using test::TempTree;
+using test::validationError;
+
+const char *const Kernels = "src/cache_dit/kernels/*.py";
+
+/// The findings of one python rule on one file `src/cache_dit/kernels/_x.py`.
+std::string check(const std::string &Source, nlohmann::json Match, const std::string &Message) {
+  TempTree Tree;
+  Tree.write("src/cache_dit/kernels/_x.py", Source);
+  return runChecker(*checkerFor("python"), Tree.root(),
+                    {makeRule("x-rule", "python", {Kernels}, std::move(Match), Message)});
+}
+
+TEST(PythonCheckerTest, CallStringArgument) {
+  std::string Source =
+      "import torch\n"
+      "from torch import library\n"
+      "from torch.library import define as define_op\n"
+      "_NS = \"cache_dit_cuda_ops\"\n"
+      "torch.library.define(\"cache_dit_cuda_ops::merge\", \"(Tensor x) -> Tensor\")\n"
+      "torch.library.define(\"nunchaku::gemm\", \"(Tensor x) -> Tensor\")\n"
+      "library.define(\"other_ops::quant\", \"(Tensor x) -> Tensor\")\n"
+      "define_op(f\"{_NS}::fine\", \"(Tensor x) -> Tensor\")\n"
+      "define_op(_NS + \"_v2::concat\", \"(Tensor x) -> Tensor\")\n"
+      "torch.library.define(make_name(), \"(Tensor x) -> Tensor\")\n"
+      "torch.library.impl(\"elsewhere::merge\", \"CUDA\")\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "call-string-argument"},
+                   {"call", "torch.library.define"},
+                   {"argument", 0},
+                   {"must-match", "^cache_dit_cuda_ops::"}},
+                  "{call} namespace `{namespace}` (op {op}) is not cache_dit_cuda_ops"),
+            "src/cache_dit/kernels/_x.py:6:22: x-rule: torch.library.define namespace `nunchaku` "
+            "(op gemm) is not cache_dit_cuda_ops\n"
+            "src/cache_dit/kernels/_x.py:7:16: x-rule: torch.library.define namespace `other_ops` "
+            "(op quant) is not cache_dit_cuda_ops\n"
+            "src/cache_dit/kernels/_x.py:9:11: x-rule: torch.library.define namespace "
+            "`cache_dit_cuda_ops_v2` (op concat) is not cache_dit_cuda_ops\n");
+}
+
+TEST(PythonCheckerTest, DecoratorArgument) {
+  std::string Source =
+      "import torch\n"
+      "@torch.library.impl(\"cache_dit_cuda_ops::merge\", \"CUDA\")\n"
+      "def _merge(x): return x\n"
+      "@torch.library.impl(\"cache_dit_cuda_ops::quant\", \"CPU\")\n"
+      "def _quant(x): return x\n"
+      "@torch.library.impl(\"cache_dit_cuda_ops::gemm\", types=(\"CUDA\", \"CPU\"))\n"
+      "def _gemm(x): return x\n"
+      "@torch.library.impl(\"cache_dit_cuda_ops::scale\", types=[\"CUDA\"])\n"
+      "def _scale(x): return x\n"
+      "@torch.library.register_fake(\"cache_dit_cuda_ops::merge\")\n"
+      "def _fake_merge(x): return x\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "decorator-argument"},
+                   {"decorator", "torch.library.impl"},
+                   {"argument", 1},
+                   {"keyword", "types"},
+                   {"must-equal", "CUDA"}},
+                  "{name} registers {op} on `{argument}`, not CUDA"),
+            "src/cache_dit/kernels/_x.py:4:50: x-rule: _quant registers quant on `CPU`, not CUDA\n"
+            "src/cache_dit/kernels/_x.py:6:55: x-rule: _gemm registers gemm on `CUDA, CPU`, not "
+            "CUDA\n");
+}
+
+TEST(PythonCheckerTest, DecoratedFunctionName) {
+  std::string Source = "import torch\n"
+                       "from torch.library import register_fake\n"
+                       "@torch.library.register_fake(\"cache_dit_cuda_ops::merge\")\n"
+                       "def _fake_merge(x): return x\n"
+                       "@torch.library.register_fake(\"cache_dit_cuda_ops::quant\")\n"
+                       "def _(x): return x\n"
+                       "@register_fake(\"cache_dit_cuda_ops::gemm.v2\")\n"
+                       "def _fake_gemm_v2(x): return x\n"
+                       "@register_fake(\"cache_dit_cuda_ops::scale\")\n"
+                       "def fake_scale(x): return x\n"
+                       "@torch.library.impl(\"cache_dit_cuda_ops::merge\", \"CUDA\")\n"
+                       "def _(x): return x\n";
+  // `{op}` is escaped: `gemm.v2` does not match `gemm_v2`.
+  EXPECT_EQ(check(Source,
+                  {{"check", "decorated-function-name"},
+                   {"decorator", "torch.library.register_fake"},
+                   {"name", "^_fake_{op}$"}},
+                  "fake `{name}` must be named _fake_{op}"),
+            "src/cache_dit/kernels/_x.py:6:1: x-rule: fake `_` must be named _fake_quant\n"
+            "src/cache_dit/kernels/_x.py:8:1: x-rule: fake `_fake_gemm_v2` must be named "
+            "_fake_gemm.v2\n"
+            "src/cache_dit/kernels/_x.py:10:1: x-rule: fake `fake_scale` must be named "
+            "_fake_scale\n");
+}
+
+TEST(PythonCheckerTest, AllEqualsPublicNames) {
+  std::string Source = "import torch\n"
+                       "from ._attn import merge_attn_states, _private_helper\n"
+                       "from ._comm import fp8_quant as quant\n"
+                       "def gemm(x): return x\n"
+                       "class Config: pass\n"
+                       "_cache = None\n"
+                       "__all__ = [\n"
+                       "    \"merge_attn_states\",\n"
+                       "    \"gemm\",\n"
+                       "    \"gemm\",\n"
+                       "    \"removed_op\",\n"
+                       "]\n"
+                       "__all__ += [\"Config\"]\n";
+  EXPECT_EQ(check(Source, {{"check", "all-equals-public-names"}}, "`{name}`: {problem}"),
+            "src/cache_dit/kernels/_x.py:3:20: x-rule: `quant`: a public name missing from "
+            "__all__\n"
+            "src/cache_dit/kernels/_x.py:10:5: x-rule: `gemm`: listed twice in __all__\n"
+            "src/cache_dit/kernels/_x.py:11:5: x-rule: `removed_op`: listed in __all__ but not "
+            "a public name of the module\n");
+}
+
+TEST(PythonCheckerTest, AllEqualsPublicNamesWithoutAll) {
+  EXPECT_EQ(check("def merge(x): return x\n_y = 1\n", {{"check", "all-equals-public-names"}},
+                  "`{name}`: {problem}"),
+            "src/cache_dit/kernels/_x.py:1:1: x-rule: `merge`: a public name missing from "
+            "__all__\n");
+  // An `__all__` computed at run time cannot be compared.
+  EXPECT_EQ(check("def merge(x): return x\n__all__ = [n for n in dir() if n[0] != '_']\n",
+                  {{"check", "all-equals-public-names"}}, "`{name}`: {problem}"),
+            "");
+}
+
+TEST(PythonCheckerTest, NoPartialAlias) {
+  std::string Source = "import functools\n"
+                       "from functools import partial\n"
+                       "def gemm(x, mode): return x\n"
+                       "gemm_int4 = partial(gemm, mode=\"int4\")\n"
+                       "gemm_fp4 = functools.partial(gemm, mode=\"fp4\")\n"
+                       "_gemm_w8 = partial(gemm, mode=\"w8\")\n"
+                       "def gemm_fp8(x):\n"
+                       "    return gemm(x, mode=\"fp8\")\n";
+  EXPECT_EQ(check(Source, {{"check", "no-partial-alias"}}, "`{name}` is a partial(...) alias"),
+            "src/cache_dit/kernels/_x.py:4:1: x-rule: `gemm_int4` is a partial(...) alias\n"
+            "src/cache_dit/kernels/_x.py:5:1: x-rule: `gemm_fp4` is a partial(...) alias\n");
+}
+
+TEST(PythonCheckerTest, PublicWrapperCalls) {
+  std::string Source = "import torch\n"
+                       "def _call_merge(x): return x\n"
+                       "def merge(x):\n"
+                       "    return torch.ops.cache_dit_cuda_ops.merge(x)\n"
+                       "def quant(x):\n"
+                       "    return _call_merge(x)\n"
+                       "def gemm(x):\n"
+                       "    return torch.ops.cache_dit_cuda_ops.merge.default(x)\n"
+                       "def scale(x):\n"
+                       "    y = torch.ops.cache_dit_cuda_ops.scale(x)\n"
+                       "    return _call_merge(y)\n"
+                       "def attn_extension_is_available():\n"
+                       "    return _load() is not None\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "public-wrapper-calls"}, {"prefix", "torch.ops.cache_dit_cuda_ops."}},
+                  "public wrapper `{name}` {problem}"),
+            "src/cache_dit/kernels/_x.py:5:1: x-rule: public wrapper `quant` does not call "
+            "`torch.ops.cache_dit_cuda_ops.quant`\n"
+            "src/cache_dit/kernels/_x.py:6:12: x-rule: public wrapper `quant` calls the bridge "
+            "`_call_merge` directly\n"
+            "src/cache_dit/kernels/_x.py:7:1: x-rule: public wrapper `gemm` does not call "
+            "`torch.ops.cache_dit_cuda_ops.gemm`\n"
+            "src/cache_dit/kernels/_x.py:11:12: x-rule: public wrapper `scale` calls the bridge "
+            "`_call_merge` directly\n");
+}
+
+TEST(PythonCheckerTest, ForbiddenNames) {
+  std::string Source = "import enum\n"
+                       "class KernelBackend(enum.Enum): pass\n"
+                       "def _resolve_backend(name): return name\n"
+                       "def _select_gemm_backend(): pass\n"
+                       "def resolve(x): return x\n"
+                       "_BACKENDS = {}\n"
+                       "_resolve_backend(\"cuda\")\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "forbidden-names"},
+                   {"names", {"^KernelBackend$", "^_resolve_backend$", "^_select_\\w+_backend$"}}},
+                  "{kind} `{name}` matches the removed {pattern}"),
+            "src/cache_dit/kernels/_x.py:2:1: x-rule: class `KernelBackend` matches the removed "
+            "^KernelBackend$\n"
+            "src/cache_dit/kernels/_x.py:3:1: x-rule: function `_resolve_backend` matches the "
+            "removed ^_resolve_backend$\n"
+            "src/cache_dit/kernels/_x.py:4:1: x-rule: function `_select_gemm_backend` matches the "
+            "removed ^_select_\\w+_backend$\n");
+}
+
+TEST(PythonCheckerTest, GuardedImport) {
+  std::string Source = "import importlib\n"
+                       "import torch_npu\n"
+                       "from transformers.utils import is_torch_npu_available\n"
+                       "if is_torch_npu_available():\n"
+                       "    import torch_npu.contrib\n"
+                       "    def f():\n"
+                       "        from .npu_impl import npu_op\n"
+                       "if not is_torch_npu_available():\n"
+                       "    pass\n"
+                       "else:\n"
+                       "    from . import npu_impl\n"
+                       "if is_torch_npu_available() and HAS_FUSED:\n"
+                       "    from .npu_fused import op\n"
+                       "def apply_patch():\n"
+                       "    if is_torch_npu_available():\n"
+                       "        from .npu_impl import npu_op\n"
+                       "    else:\n"
+                       "        from .npu_impl import fallback\n"
+                       "    mod = importlib.import_module(\"torch_npu\")\n"
+                       "try:\n"
+                       "    import npu_extra\n"
+                       "except ImportError:\n"
+                       "    pass\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "guarded-import"},
+                   {"module", "npu|torch_npu"},
+                   {"guard", "is_torch_npu_available"}},
+                  "import of `{module}` outside `if {guard}():`"),
+            "src/cache_dit/kernels/_x.py:2:8: x-rule: import of `torch_npu` outside "
+            "`if is_torch_npu_available():`\n"
+            "src/cache_dit/kernels/_x.py:18:9: x-rule: import of `.npu_impl` outside "
+            "`if is_torch_npu_available():`\n"
+            "src/cache_dit/kernels/_x.py:19:11: x-rule: import of `torch_npu` outside "
+            "`if is_torch_npu_available():`\n"
+            "src/cache_dit/kernels/_x.py:21:12: x-rule: import of `npu_extra` outside "
+            "`if is_torch_npu_available():`\n");
+}
+
+/// A tree of VeOmni op packages for the function-pointer and registration
+/// checks.
+void writeVeOmniOps(const TempTree &Tree) {
+  Tree.write("veomni/ops/fused_moe/__init__.py",
+             "from veomni.utils import is_torch_npu_available\n"
+             "_fused_moe_forward = None\n"
+             "def fused_moe_forward(*args):\n"
+             "    if _fused_moe_forward is None:\n"
+             "        raise NotImplementedError(\"call apply_veomni_fused_moe_patch() first\")\n"
+             "    return _fused_moe_forward(*args)\n"
+             "def apply_veomni_fused_moe_patch():\n"
+             "    global _fused_moe_forward\n"
+             "    from .group_gemm import group_gemm_moe\n"
+             "    _fused_moe_forward = group_gemm_moe\n");
+  Tree.write("veomni/ops/fused_rope/__init__.py", "_rope = None\n"
+                                                  "def fused_rope(x):\n"
+                                                  "    return _rope(x)\n"
+                                                  "def apply_veomni_fused_rope_patch():\n"
+                                                  "    from .triton_impl import rope\n"
+                                                  "    _rope = rope\n");
+  Tree.write("veomni/ops/loss/__init__.py", "def apply_veomni_loss_patch():\n"
+                                            "    pass\n");
+  Tree.write("veomni/ops/group_gemm/__init__.py", "from .kernel import group_gemm\n"
+                                                  "_cache = None\n");
+  Tree.write("veomni/ops/__init__.py", "from .fused_moe import fused_moe_forward\n"
+                                       "from . import loss\n"
+                                       "def build_ALL_OPS():\n"
+                                       "    return [(\"fused_moe\", fused_moe_forward)]\n"
+                                       "def apply_ops_patch():\n"
+                                       "    loss.apply_veomni_loss_patch()\n");
+}
+
+TEST(PythonCheckerTest, FunctionPointerPattern) {
+  TempTree Tree;
+  writeVeOmniOps(Tree);
+  Rule R = makeRule("veomni-pointer", "python", {"veomni/ops/*/__init__.py"},
+                    {{"check", "function-pointer-pattern"}}, "`{name}` lacks {missing}");
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
+            "veomni/ops/fused_rope/__init__.py:1:1: veomni-pointer: `_rope` lacks a public "
+            "function that raises when `_rope` is None and calls it\n"
+            "veomni/ops/fused_rope/__init__.py:1:1: veomni-pointer: `_rope` lacks an "
+            "`apply_veomni_*_patch()` function that declares `global _rope`\n"
+            "veomni/ops/loss/__init__.py:1:1: veomni-pointer: `apply_veomni_loss_patch` lacks a "
+            "module-level `_<op> = None` function pointer\n");
+}
+
+TEST(PythonCheckerTest, RegisteredIn) {
+  TempTree Tree;
+  writeVeOmniOps(Tree);
+  Rule R = makeRule("veomni-registered", "python", {"veomni/ops/*/__init__.py"},
+                    {{"check", "registered-in"},
+                     {"function", "build_ALL_OPS"},
+                     {"file", "veomni/ops/__init__.py"}},
+                    "op package `{package}` is not in {function}() of {file}");
+  // `loss` is imported by the registry but only apply_ops_patch uses it.
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
+            "veomni/ops/fused_rope/__init__.py:4:1: veomni-registered: op package `fused_rope` "
+            "is not in build_ALL_OPS() of veomni/ops/__init__.py\n"
+            "veomni/ops/loss/__init__.py:1:1: veomni-registered: op package `loss` is not in "
+            "build_ALL_OPS() of veomni/ops/__init__.py\n");
+}
+
+TEST(PythonCheckerTest, ModuleState) {
+  std::string Source = "from types import ModuleType\n"
+                       "_EXTENSION_MODULE_NAME = \"cache_dit._C_attn\"\n"
+                       "_cached_extension_module: ModuleType | None = None\n"
+                       "_cached_load_error = None\n"
+                       "_DTYPE_IDS = {\"bf16\": 0}\n"
+                       "__all__ = [\"merge\"]\n"
+                       "_use_fast_path = True\n"
+                       "logger = make_logger()\n"
+                       "_registry: dict = {}\n"
+                       "def merge(x):\n"
+                       "    state = 1\n"
+                       "    return x\n";
+  EXPECT_EQ(check(Source, {{"check", "module-state"}}, "module-level state `{name}`"),
+            "src/cache_dit/kernels/_x.py:7:1: x-rule: module-level state `_use_fast_path`\n"
+            "src/cache_dit/kernels/_x.py:8:1: x-rule: module-level state `logger`\n"
+            "src/cache_dit/kernels/_x.py:9:1: x-rule: module-level state `_registry`\n");
+  EXPECT_EQ(check(Source, {{"check", "module-state"}, {"allow", {"^logger$"}}},
+                  "module-level state `{name}`"),
+            "src/cache_dit/kernels/_x.py:7:1: x-rule: module-level state `_use_fast_path`\n"
+            "src/cache_dit/kernels/_x.py:9:1: x-rule: module-level state `_registry`\n");
+}
+
+TEST(PythonCheckerTest, SectionOrder) {
+  std::string Source =
+      "import torch\n"
+      "_EXTENSION_MODULE_NAME = \"cache_dit._C_attn\"\n"
+      "def _load_extension_module(): pass\n"
+      "def _call_merge(x): return x\n"
+      "torch.library.define(\"cache_dit_cuda_ops::merge\", \"(Tensor x) -> Tensor\")\n"
+      "@torch.library.register_fake(\"cache_dit_cuda_ops::merge\")\n"
+      "def _fake_merge(x): return x\n"
+      "@torch.library.impl(\"cache_dit_cuda_ops::merge\", \"CUDA\")\n"
+      "def _merge(x): return x\n"
+      "def merge(x): return x\n"
+      "def _call_quant(x): return x\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "section-order"},
+                   {"order",
+                    {"^_EXTENSION_MODULE_NAME$", "^_load_extension_module$", "^_call_",
+                     "^torch\\.library\\.define$", "^@torch\\.library\\.impl$",
+                     "^@torch\\.library\\.register_fake$", "^[a-z]"}}},
+                  "`{name}` ({section}) comes after `{after}`"),
+            "src/cache_dit/kernels/_x.py:9:1: x-rule: `_merge` (^@torch\\.library\\.impl$) comes "
+            "after `_fake_merge`\n"
+            "src/cache_dit/kernels/_x.py:11:1: x-rule: `_call_quant` (^_call_) comes after "
+            "`merge`\n");
+}
+
+TEST(PythonCheckerTest, OneRunParsesEveryFileOnceForAllRules) {
+  TempTree Tree;
+  Tree.write("src/cache_dit/kernels/_attn.py", "def gemm(x): return x\n"
+                                               "gemm_int4 = partial(gemm)\n");
+  Tree.write("src/cache_dit/kernels/_broken.py", "def f(:\n    pass\n");
+  Tree.write("src/cache_dit/kernels/notes.txt", "this = partial(not python\n");
+  Tree.write("tests/test_x.py", "gemm_int4 = partial(gemm)\n");
+  std::vector<Rule> Rules = {
+      makeRule("x-partial", "python", {Kernels}, {{"check", "no-partial-alias"}}, "{name}"),
+      makeRule("x-forbidden", "python", {"src/**/*.py", "src/**/*.txt"},
+               {{"check", "forbidden-names"}, {"names", {"^gemm$"}}}, "{name}")};
+  // The broken file is reported once although two rules read it.
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), Rules),
+            "src/cache_dit/kernels/_attn.py:1:1: x-forbidden: gemm\n"
+            "src/cache_dit/kernels/_attn.py:2:1: x-partial: gemm_int4\n"
+            "src/cache_dit/kernels/_broken.py:1:7: opmig-unparsable-file: cannot parse as "
+            "Python: invalid syntax; the rules that read this file skipped it\n");
+}
+
+/// Runs `Body` with PATH naming only an empty folder, so that python3 is
+/// not found.
+template <typename Fn> void withoutPython(Fn Body) {
+  TempTree Empty;
+  std::string Saved = std::getenv("PATH") ? std::getenv("PATH") : "";
+  setenv("PATH", Empty.root().c_str(), 1);
+  Body();
+  setenv("PATH", Saved.c_str(), 1);
+}
+
+TEST(PythonCheckerTest, MissingPythonIsAnInputErrorOnlyWhenNeeded) {
+  TempTree Tree;
+  Tree.write("src/cache_dit/kernels/_attn.py", "x = 1\n");
+  Rule Covering = makeRule("x-state", "python", {Kernels}, {{"check", "module-state"}}, "{name}");
+  Rule Idle = makeRule("x-idle", "python", {"nothing/*.py"}, {{"check", "module-state"}}, "{name}");
+  withoutPython([&] {
+    EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {Idle}), "");
+    EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {Covering}),
+              "error: python3 is not on PATH; the python rules read files through CPython's "
+              "ast: install python3 (3.8 or newer) or run without python rules");
+  });
+}
+
+TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
+  auto Error = [](nlohmann::json Match) {
+    return validationError(*checkerFor("python"),
+                           makeRule("x-rule", "python", {"**/*.py"}, Match, "m"));
+  };
+  EXPECT_EQ(Error({{"check", "decorated-function-name"},
+                   {"decorator", "torch.library.register_fake"},
+                   {"name", "^_fake_{op}$"}}),
+            "");
+  EXPECT_EQ(Error({{"check", "decorated-function-named"}}),
+            "rules/x-rule.yaml:10: rule 'x-rule': unknown python check "
+            "'decorated-function-named'; expected one of: all-equals-public-names, "
+            "call-string-argument, decorated-function-name, decorator-argument, forbidden-names, "
+            "function-pointer-pattern, guarded-import, module-state, no-partial-alias, "
+            "public-wrapper-calls, registered-in, section-order");
+  // check 10, decorater 11, name 12.
+  EXPECT_EQ(Error({{"check", "decorated-function-name"}, {"decorater", "x"}, {"name", "y"}}),
+            "rules/x-rule.yaml:11: rule 'x-rule': unknown parameter 'decorater' of check "
+            "decorated-function-name; expected one of: decorator, name");
+  EXPECT_EQ(Error({{"check", "no-partial-alias"}, {"names", {"x"}}}),
+            "rules/x-rule.yaml:11: rule 'x-rule': unknown parameter 'names' of check "
+            "no-partial-alias; expected none");
+  EXPECT_EQ(Error({{"check", "guarded-import"}, {"module", "npu"}}),
+            "rules/x-rule.yaml:10: rule 'x-rule': check guarded-import needs parameter 'guard'");
+  // check 10, decorator 11, name 12.
+  EXPECT_PRED2(
+      startsWith,
+      Error({{"check", "decorated-function-name"}, {"decorator", "d"}, {"name", "^_fake_({op}$"}}),
+      "rules/x-rule.yaml:12: rule 'x-rule': bad regex in 'name': ");
+  // check 10, names 11.
+  EXPECT_PRED2(startsWith, Error({{"check", "forbidden-names"}, {"names", {"ok", "[unclosed"}}}),
+               "rules/x-rule.yaml:11: rule 'x-rule': bad regex in 'names': ");
+  // argument 10.
+  EXPECT_EQ(Error({{"check", "call-string-argument"},
+                   {"call", "torch.library.define"},
+                   {"argument", "first"},
+                   {"must-match", "x"}}),
+            "rules/x-rule.yaml:10: rule 'x-rule': parameter 'argument' must be a non-negative "
+            "integer");
+  EXPECT_EQ(Error({{"check", "section-order"}, {"order", "^a$"}}),
+            "rules/x-rule.yaml:11: rule 'x-rule': parameter 'order' must be a non-empty list of "
+            "strings");
+}
+
+} // namespace
+} // namespace opmig::audit

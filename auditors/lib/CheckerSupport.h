@@ -1,0 +1,29 @@
+//===- CheckerSupport.h - What the cpp and python checkers share -*- C++ -*-===//
+
+#ifndef OPMIG_AUDIT_CHECKERSUPPORT_H
+#define OPMIG_AUDIT_CHECKERSUPPORT_H
+
+#include "opmig/audit/Finding.h"
+#include "opmig/audit/Repository.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace opmig::audit {
+
+/// The rule id of a file a checker cannot parse (a warning).
+inline constexpr const char *UnparsableFileRule = "opmig-unparsable-file";
+
+/// The `opmig-unparsable-file` warning for `File`; `What` says which parser
+/// failed and why (`cannot parse as Python: invalid syntax`).
+Finding unparsableFinding(const std::string &File, unsigned Line, unsigned Column,
+                          const std::string &What);
+
+/// The repository root as an absolute path, for tools that read files
+/// themselves (Clang, python3).
+llvm::Expected<std::string> absoluteRoot(const Repository &Repo);
+
+} // namespace opmig::audit
+
+#endif

@@ -1,0 +1,756 @@
+"""Facts about Python files for the `python` rules of `opmig audit`.
+
+opmig embeds this script and runs it once per audit as
+`python3 -I -S -c SCRIPT` (standard library only) with one JSON request on
+stdin:
+
+  {"files": ["/abs/a.py", ...],
+   "tasks": [{"rule": "id", "check": "decorated-function-name",
+              "params": {...}, "files": [0, 3]}]}
+
+Each file is parsed once, whatever the number of tasks that read it. The
+answer on stdout is one JSON object:
+
+  {"results": [{"rule": "id", "records": [
+       {"file": 0, "line": 12, "column": 5, "captures": {"name": "_"}}]}],
+   "unparsable": [{"file": 3, "line": 4, "column": 1, "message": "..."}],
+   "executable": "/usr/bin/python3.11"}
+
+Lines are 1-based, columns 1-based in UTF-8 bytes. Checks whose rule
+carries a regex return candidates (every decorated function, every
+top-level name...) and opmig applies the regex, so that rule regexes mean
+the same in every kind of rule; the other checks return findings.
+"""
+
+import ast
+import json
+import sys
+import warnings
+
+STATEMENT_BODIES = ("body", "orelse", "finalbody", "handlers")
+
+
+def dotted(node):
+    """`a.b.c` for a chain of attributes on a name, else None."""
+    parts = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    return ".".join(reversed(parts))
+
+
+def last_part(name):
+    return name.rsplit(".", 1)[-1]
+
+
+def split_qualname(value):
+    """`ns::op` into (ns, op); a name without `::` is all op."""
+    if value is None:
+        return None, None
+    if "::" in value:
+        namespace, op = value.split("::", 1)
+        return namespace, op
+    return "", value
+
+
+def record(node, **captures):
+    return {"line": node.lineno, "column": node.col_offset + 1, "captures": captures}
+
+
+def top_level_statements(body):
+    """The module's statements, looking into `if`, `try`, `with` and loops
+    at module level but not into functions or classes."""
+    for statement in body:
+        yield statement
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for field in STATEMENT_BODIES:
+            for child in getattr(statement, field, None) or []:
+                if isinstance(child, ast.ExceptHandler):
+                    yield from top_level_statements(child.body)
+                else:
+                    yield from top_level_statements([child])
+
+
+def assigned_names(target):
+    if isinstance(target, ast.Name):
+        return [target]
+    if isinstance(target, (ast.Tuple, ast.List)):
+        return [name for element in target.elts for name in assigned_names(element)]
+    if isinstance(target, ast.Starred):
+        return assigned_names(target.value)
+    return []
+
+
+def assignment_targets(statement):
+    """The names an assignment statement binds, as Name nodes."""
+    if isinstance(statement, ast.Assign):
+        return [name for target in statement.targets for name in assigned_names(target)]
+    if isinstance(statement, ast.AnnAssign) and statement.value is not None:
+        return assigned_names(statement.target)
+    if isinstance(statement, ast.AugAssign):
+        return assigned_names(statement.target)
+    return []
+
+
+def from_imported_names(statement):
+    """(name bound, alias node) for each name `from m import ...` binds."""
+    if isinstance(statement, ast.ImportFrom) and statement.module != "__future__":
+        for alias in statement.names:
+            if alias.name != "*":
+                yield (alias.asname or alias.name), alias
+
+
+def position_of(alias, statement):
+    """ast gives aliases positions from Python 3.10 on."""
+    return alias if hasattr(alias, "lineno") else statement
+
+
+class Module:
+    """One parsed file and the facts several checks share."""
+
+    def __init__(self, tree, index):
+        self.tree = tree
+        self.index = index
+        self._aliases = None
+        self._strings = None
+        self._top_level = None
+
+    def top_level(self):
+        if self._top_level is None:
+            self._top_level = list(top_level_statements(self.tree.body))
+        return self._top_level
+
+    def aliases(self):
+        """Local names bound to dotted names: imports anywhere in the file and
+        module-level `name = a.b.c` assignments."""
+        if self._aliases is None:
+            aliases = {}
+            for node in ast.walk(self.tree):
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        if alias.asname:
+                            aliases[alias.asname] = alias.name
+                elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                    for alias in node.names:
+                        aliases[alias.asname or alias.name] = node.module + "." + alias.name
+            self._aliases = aliases
+            for statement in self.top_level():
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target = statement.targets[0]
+                    value = self.resolve(statement.value)
+                    if isinstance(target, ast.Name) and value and "." in value:
+                        aliases[target.id] = value
+        return self._aliases
+
+    def resolve(self, node):
+        """The dotted name `node` stands for, through the aliases."""
+        name = dotted(node)
+        if name is None:
+            return None
+        head, _, rest = name.partition(".")
+        target = self.aliases().get(head)
+        if target is None:
+            return name
+        return target + ("." + rest if rest else "")
+
+    def names(self, node, wanted):
+        """Whether `node` names `wanted`, as written or through an import."""
+        return dotted(node) == wanted or self.resolve(node) == wanted
+
+    def strings(self):
+        """Module-level names bound once to a string the helper can evaluate."""
+        if self._strings is None:
+            self._strings = {}
+            counts = {}
+            for statement in self.top_level():
+                for name in assignment_targets(statement):
+                    counts[name.id] = counts.get(name.id, 0) + 1
+            for statement in self.top_level():
+                if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                    target = statement.targets[0]
+                    if isinstance(target, ast.Name) and counts.get(target.id) == 1:
+                        value = self.string(statement.value)
+                        if value is not None:
+                            self._strings[target.id] = value
+        return self._strings
+
+    def string(self, node):
+        """The value of a string literal, a module-level string constant, an
+        f-string or a `+` of those; None for anything else."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            return node.value
+        if isinstance(node, ast.Name) and self._strings is not None:
+            return self._strings.get(node.id)
+        if isinstance(node, ast.Name):
+            return self.strings().get(node.id)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            left, right = self.string(node.left), self.string(node.right)
+            return None if left is None or right is None else left + right
+        if isinstance(node, ast.JoinedStr):
+            parts = []
+            for value in node.values:
+                if isinstance(value, ast.FormattedValue):
+                    if value.conversion != -1 or value.format_spec is not None:
+                        return None
+                    value = value.value
+                part = self.string(value)
+                if part is None:
+                    return None
+                parts.append(part)
+            return "".join(parts)
+        return None
+
+    def argument(self, call, params):
+        """The argument a task names (`argument` index, or `keyword`)."""
+        index = params.get("argument", 0)
+        if index < len(call.args) and not any(
+            isinstance(a, ast.Starred) for a in call.args[: index + 1]
+        ):
+            return call.args[index]
+        keyword = params.get("keyword")
+        for candidate in call.keywords:
+            if keyword and candidate.arg == keyword:
+                return candidate.value
+        return None
+
+    def decorated(self, decorator):
+        """(function, decorator call) for each function whose decorator is a
+        call of `decorator`."""
+        for node in ast.walk(self.tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                for expression in node.decorator_list:
+                    if isinstance(expression, ast.Call) and self.names(expression.func, decorator):
+                        yield node, expression
+
+
+# Checks. Each takes (module, params, context) and yields records.
+
+
+def call_string_argument(module, params, context):
+    for node in ast.walk(module.tree):
+        if isinstance(node, ast.Call) and module.names(node.func, params["call"]):
+            argument = module.argument(node, params)
+            value = None if argument is None else module.string(argument)
+            if value is None:
+                continue
+            namespace, op = split_qualname(value)
+            yield record(argument, call=params["call"], argument=value, namespace=namespace, op=op)
+
+
+def decorator_argument(module, params, context):
+    for function, call in module.decorated(params["decorator"]):
+        argument = module.argument(call, params)
+        if argument is None:
+            continue
+        if isinstance(argument, (ast.List, ast.Tuple)):
+            values = [module.string(element) for element in argument.elts]
+            value = None if None in values else ", ".join(values)
+        else:
+            value = module.string(argument)
+        if value is None:
+            continue
+        namespace, op = split_qualname(module.string(call.args[0]) if call.args else None)
+        yield record(
+            argument,
+            decorator=params["decorator"],
+            argument=value,
+            name=function.name,
+            namespace=namespace or "",
+            op=op or "",
+        )
+
+
+def decorated_function_name(module, params, context):
+    for function, call in module.decorated(params["decorator"]):
+        captures = {"name": function.name, "decorator": params["decorator"]}
+        qualname = module.string(call.args[0]) if call.args else None
+        if qualname is not None:
+            captures["namespace"], captures["op"] = split_qualname(qualname)
+        yield record(function, **captures)
+
+
+def declared_all(module):
+    """(entries as (name, node), whether `__all__` could be read), from
+    `__all__ = [...]`, `+= [...]`, `.extend([...])` and `.append("...")`."""
+    entries, found, readable = [], False, True
+
+    def add(sequence):
+        nonlocal readable
+        if not isinstance(sequence, (ast.List, ast.Tuple)):
+            readable = False
+            return
+        for element in sequence.elts:
+            if isinstance(element, ast.Constant) and isinstance(element.value, str):
+                entries.append((element.value, element))
+            else:
+                readable = False
+
+    for statement in module.top_level():
+        targets = [name.id for name in assignment_targets(statement)]
+        if "__all__" in targets:
+            found = True
+            if isinstance(statement, (ast.Assign, ast.AnnAssign)):
+                if len(targets) != 1:
+                    readable = False
+                    continue
+                entries.clear()
+            add(statement.value)
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            method = dotted(call.func)
+            if method == "__all__.extend" and len(call.args) == 1:
+                found = True
+                add(call.args[0])
+            elif method == "__all__.append" and len(call.args) == 1:
+                found = True
+                add(ast.List(elts=[call.args[0]]))
+    return entries, found, readable
+
+
+def public_definitions(module):
+    """The first node defining each public top-level name. `import x`
+    binds a module, which is no part of the API surface; `from m import x`
+    names are."""
+    defined = {}
+    for statement in module.top_level():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.setdefault(statement.name, statement)
+        for name in assignment_targets(statement):
+            defined.setdefault(name.id, name)
+        for name, alias in from_imported_names(statement):
+            defined.setdefault(name, position_of(alias, statement))
+    return {name: node for name, node in defined.items() if not name.startswith("_")}
+
+
+def all_equals_public_names(module, params, context):
+    entries, found, readable = declared_all(module)
+    if found and not readable:
+        return
+    public = public_definitions(module)
+    listed = set()
+    for name, node in entries:
+        if name in listed:
+            yield record(node, name=name, problem="listed twice in __all__")
+        elif name not in public:
+            yield record(node, name=name, problem="listed in __all__ but not a public name of the module")
+        listed.add(name)
+    for name, node in public.items():
+        if name not in listed:
+            yield record(node, name=name, problem="a public name missing from __all__")
+
+
+def no_partial_alias(module, params, context):
+    for statement in module.top_level():
+        value = getattr(statement, "value", None)
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or not isinstance(value, ast.Call):
+            continue
+        if not (module.names(value.func, "functools.partial") or dotted(value.func) == "partial"):
+            continue
+        for name in assignment_targets(statement):
+            if not name.id.startswith("_"):
+                yield record(name, name=name.id)
+
+
+def public_functions(module):
+    for statement in module.top_level():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if not statement.name.startswith("_"):
+                yield statement
+
+
+def public_wrapper_calls(module, params, context):
+    prefix = params["prefix"]
+    for function in public_functions(module):
+        expected = prefix + function.name
+        bridges, calls_op, calls_expected = [], False, False
+        for node in ast.walk(function):
+            if not isinstance(node, ast.Call):
+                continue
+            name = module.resolve(node.func) or ""
+            if last_part(name).startswith("_call_"):
+                bridges.append((node, dotted(node.func)))
+            if name.startswith("torch.ops."):
+                calls_op = True
+                calls_expected |= name == expected or name.startswith(expected + ".")
+        if not bridges and not calls_op:
+            continue
+        for node, bridge in bridges:
+            yield record(
+                node,
+                name=function.name,
+                expected=expected,
+                bridge=bridge,
+                problem="calls the bridge `%s` directly" % bridge,
+            )
+        if not calls_expected:
+            yield record(
+                function,
+                name=function.name,
+                expected=expected,
+                bridge="",
+                problem="does not call `%s`" % expected,
+            )
+
+
+def top_level_items(module):
+    """Named top-level items in order, with the keys section-order and
+    forbidden-names match: the name, and `@decorator` for each decorator
+    (an expression statement calling `f` is the item `f`)."""
+    for statement in module.top_level():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            kind = "class" if isinstance(statement, ast.ClassDef) else "function"
+            keys = [statement.name]
+            for decorator in statement.decorator_list:
+                target = decorator.func if isinstance(decorator, ast.Call) else decorator
+                name = module.resolve(target)
+                if name:
+                    keys.append("@" + name)
+            yield statement, statement.name, kind, keys
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            name = module.resolve(statement.value.func)
+            if name:
+                yield statement, name, "call", [name]
+        else:
+            for target in assignment_targets(statement):
+                yield target, target.id, "assignment", [target.id]
+
+
+def forbidden_names(module, params, context):
+    for node, name, kind, keys in top_level_items(module):
+        if kind != "call":
+            yield record(node, name=name, kind=kind)
+
+
+def section_order(module, params, context):
+    for node, name, kind, keys in top_level_items(module):
+        item = record(node, name=name, kind=kind)
+        item["keys"] = keys
+        yield item
+
+
+def module_state(module, params, context):
+    for statement in module.top_level():
+        if isinstance(statement, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            for name in assignment_targets(statement):
+                yield record(name, name=name.id)
+
+
+def is_guard_call(node, guard):
+    if isinstance(node, ast.Call):
+        name = dotted(node.func)
+        return name is not None and last_part(name) == last_part(guard)
+    if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
+        return any(is_guard_call(value, guard) for value in node.values)
+    return False
+
+
+def imported_modules(module, node):
+    """(module name as written, node) for an import or an
+    `importlib.import_module("...")` / `__import__("...")` call."""
+    if isinstance(node, ast.Import):
+        for alias in node.names:
+            yield alias.name, position_of(alias, node)
+    elif isinstance(node, ast.ImportFrom):
+        dots = "." * node.level
+        if node.module:
+            yield dots + node.module, node
+        else:
+            for alias in node.names:
+                yield dots + alias.name, position_of(alias, node)
+    elif isinstance(node, ast.Call) and node.args:
+        if module.names(node.func, "importlib.import_module") or dotted(node.func) == "__import__":
+            value = module.string(node.args[0])
+            if value is not None:
+                yield value, node
+
+
+def guarded_import(module, params, context):
+    guard = params["guard"]
+
+    def visit(node, guarded):
+        if not guarded:
+            for name, where in imported_modules(module, node):
+                yield record(where, module=name, guard=guard)
+        if isinstance(node, ast.If):
+            negated = isinstance(node.test, ast.UnaryOp) and isinstance(node.test.op, ast.Not)
+            body_guarded = guarded or is_guard_call(node.test, guard)
+            else_guarded = guarded or (negated and is_guard_call(node.test.operand, guard))
+            for child in node.body:
+                yield from visit(child, body_guarded)
+            for child in node.orelse:
+                yield from visit(child, else_guarded)
+            yield from visit(node.test, guarded)
+            return
+        for child in ast.iter_child_nodes(node):
+            yield from visit(child, guarded)
+
+    yield from visit(module.tree, False)
+
+
+PATCH_PREFIX, PATCH_SUFFIX = "apply_veomni_", "_patch"
+
+
+def is_patch_function(statement):
+    return (
+        isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and statement.name.startswith(PATCH_PREFIX)
+        and statement.name.endswith(PATCH_SUFFIX)
+    )
+
+
+def declared_globals(function):
+    return {
+        name
+        for node in ast.walk(function)
+        if isinstance(node, ast.Global)
+        for name in node.names
+    }
+
+
+def called_names(function):
+    return {
+        node.func.id
+        for node in ast.walk(function)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+
+
+def tests_none(test, pointer):
+    """`pointer is None` or `not pointer`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.Is):
+        sides = [test.left, test.comparators[0]]
+        named = any(isinstance(side, ast.Name) and side.id == pointer for side in sides)
+        none = any(isinstance(side, ast.Constant) and side.value is None for side in sides)
+        return named and none
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return isinstance(test.operand, ast.Name) and test.operand.id == pointer
+    if isinstance(test, ast.BoolOp) and isinstance(test.op, ast.Or):
+        return any(tests_none(value, pointer) for value in test.values)
+    return False
+
+
+def raises_when_none(function, pointer):
+    """Whether `function` has an `if` testing `pointer` for None whose body
+    raises."""
+    return any(
+        isinstance(node, ast.If)
+        and tests_none(node.test, pointer)
+        and any(isinstance(statement, ast.Raise) for statement in node.body)
+        for node in ast.walk(function)
+    )
+
+
+def function_pointer_pattern(module, params, context):
+    functions = [
+        statement
+        for statement in module.top_level()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    patches = [function for function in functions if is_patch_function(function)]
+    used = set()
+    for function in functions:
+        used |= declared_globals(function) | called_names(function)
+    pointers = [
+        name
+        for statement in module.top_level()
+        if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is None
+        for name in assignment_targets(statement)
+        if name.id.startswith("_") and name.id in used
+    ]
+    if not patches and not pointers:
+        return
+    if not pointers:
+        yield record(
+            patches[0],
+            name=patches[0].name,
+            pointer="",
+            missing="a module-level `_<op> = None` function pointer",
+        )
+        return
+    for pointer in pointers:
+        dispatchers = [
+            function
+            for function in functions
+            if not function.name.startswith("_")
+            and not is_patch_function(function)
+            and pointer.id in called_names(function)
+            and raises_when_none(function, pointer.id)
+        ]
+        if not dispatchers:
+            yield record(
+                pointer,
+                name=pointer.id,
+                pointer=pointer.id,
+                missing="a public function that raises when `%s` is None and calls it" % pointer.id,
+            )
+        if not any(pointer.id in declared_globals(patch) for patch in patches):
+            yield record(
+                pointer,
+                name=pointer.id,
+                pointer=pointer.id,
+                missing="an `apply_veomni_*_patch()` function that declares `global %s`" % pointer.id,
+            )
+
+
+def module_paths(module, scope):
+    """Local names bound by imports in `scope` (the registry module and the
+    registering function) to the module path they come from."""
+    paths = {}
+    for node in ast.walk(scope):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                paths[alias.asname or alias.name.split(".")[0]] = alias.name
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            for alias in node.names:
+                if node.module:
+                    paths[alias.asname or alias.name] = base
+                else:
+                    paths[alias.asname or alias.name] = base + alias.name
+    return paths
+
+
+def referenced_names(function):
+    names = set()
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            names.add(node.attr)
+    return names
+
+
+def registered_in(module, params, context):
+    registry = context.registry(params)
+    if registry is None:
+        return
+    patches = [statement for statement in module.top_level() if is_patch_function(statement)]
+    if not patches:
+        return
+    package = context.package_of(module)
+    if package in registry:
+        return
+    yield record(
+        patches[0],
+        name=package,
+        package=package,
+        function=params["function"],
+        file=params["file"],
+    )
+
+
+class Context:
+    """What tasks need beyond one file: the files, parsed on demand."""
+
+    def __init__(self, paths):
+        self.paths = paths
+        self.modules = {}
+        self.unparsable = []
+        self.registries = {}
+
+    def module(self, index):
+        if index not in self.modules:
+            self.modules[index] = self.parse(index)
+        return self.modules[index]
+
+    def parse(self, index):
+        try:
+            with open(self.paths[index], "rb") as handle:
+                source = handle.read()
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return Module(ast.parse(source, filename=self.paths[index]), index)
+        except SyntaxError as error:
+            self.unparsable.append(
+                {
+                    "file": index,
+                    "line": error.lineno or 0,
+                    "column": error.offset or 0,
+                    "message": error.msg,
+                }
+            )
+        except (ValueError, UnicodeDecodeError, RecursionError, MemoryError, OSError) as error:
+            self.unparsable.append({"file": index, "line": 0, "column": 0, "message": str(error)})
+        return None
+
+    def package_of(self, module):
+        parts = self.paths[module.index].replace("\\", "/").split("/")
+        return parts[-2] if len(parts) >= 2 else ""
+
+    def registry(self, params):
+        """The package names the registering function refers to; None when
+        the registry file does not parse."""
+        key = (params.get("file_index"), params["function"])
+        if key not in self.registries:
+            self.registries[key] = self.read_registry(params)
+        return self.registries[key]
+
+    def read_registry(self, params):
+        index = params.get("file_index")
+        if index is None:
+            return set()
+        registry = self.module(index)
+        if registry is None:
+            return None
+        functions = [
+            statement
+            for statement in registry.top_level()
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+            and statement.name == params["function"]
+        ]
+        if not functions:
+            return set()
+        paths = module_paths(registry, registry.tree)
+        names = referenced_names(functions[0])
+        packages = set(names)
+        for name in names:
+            path = paths.get(name)
+            if path:
+                packages.update(part for part in path.split(".") if part)
+        return packages
+
+
+CHECKS = {
+    "all-equals-public-names": all_equals_public_names,
+    "call-string-argument": call_string_argument,
+    "decorated-function-name": decorated_function_name,
+    "decorator-argument": decorator_argument,
+    "forbidden-names": forbidden_names,
+    "function-pointer-pattern": function_pointer_pattern,
+    "guarded-import": guarded_import,
+    "module-state": module_state,
+    "no-partial-alias": no_partial_alias,
+    "public-wrapper-calls": public_wrapper_calls,
+    "registered-in": registered_in,
+    "section-order": section_order,
+}
+
+
+def main():
+    request = json.load(sys.stdin)
+    context = Context(request["files"])
+    results = []
+    for task in request["tasks"]:
+        check = CHECKS[task["check"]]
+        records = []
+        for index in task["files"]:
+            module = context.module(index)
+            if module is None:
+                continue
+            for found in check(module, task["params"], context):
+                found["file"] = index
+                records.append(found)
+        results.append({"rule": task["rule"], "records": records})
+    json.dump(
+        {"results": results, "unparsable": context.unparsable, "executable": sys.executable},
+        sys.stdout,
+    )
+
+
+main()
