@@ -801,21 +801,21 @@ class Bench:
         failure = None
         for rep in range(args.repeat):
             run, first = self.analyze(case, None)
-            an_cold.append(run.wall)
+            an_cold.append(run)
             if failure is None:
                 try:
                     run, migrated = self.migrate(case, None)
-                    mi_cold.append(run.wall)
+                    mi_cold.append(run)
                 except MigrateFailure as e:
                     failure = e
             cache = tempfile.mkdtemp(prefix=f"cache-{case.name}-{rep}-", dir=self.work)
             self.analyze(case, cache)                   # fills the cache
             run, warm = self.analyze(case, cache)
-            an_warm.append(run.wall)
+            an_warm.append(run)
             if failure is None:
                 try:
                     run, _ = self.migrate(case, cache)
-                    mi_warm.append(run.wall)
+                    mi_warm.append(run)
                 except MigrateFailure as e:
                     failure = e
             if inferred is None:
@@ -838,12 +838,15 @@ class Bench:
             "parses_run_cold": st["parses_run"],
             "parses_run_warm": warm["stats"]["parses_run"],
             "partial": first["partial"],
-            "analyze_cold_s": med(an_cold),
-            "analyze_cold_runs_s": an_cold,
-            "analyze_warm_s": med(an_warm),
-            "analyze_warm_runs_s": an_warm,
+            "analyze_cold_s": med(r.wall for r in an_cold),
+            "analyze_cold_runs_s": [r.wall for r in an_cold],
+            "analyze_cold_cpu_s": med(r.cpu for r in an_cold),
+            "analyze_warm_s": med(r.wall for r in an_warm),
+            "analyze_warm_runs_s": [r.wall for r in an_warm],
+            "analyze_warm_cpu_s": med(r.cpu for r in an_warm),
             "clang_parallel_s": med(b["wall"] for b in bases),
             "clang_serial_sum_s": med(b["serial_sum"] for b in bases),
+            "clang_cpu_s": med(b["cpu"] for b in bases),
             "clang_failed_parses": max(b["failed"] for b in bases),
             "inferred_flags": [f.replace(case.source, "<source>") for f in inferred],
             "case_wall_s": watch.elapsed(),
@@ -865,14 +868,17 @@ class Bench:
             "dropped_definitions": sum(len(c.get("dropped_definitions", [])) for c in changes),
             "regenerated": migrated.get("regenerated", []),
             "issues": migrated.get("issues", []),
-            "migrate_cold_s": med(mi_cold),
-            "migrate_cold_runs_s": mi_cold,
-            "migrate_warm_s": med(mi_warm),
-            "migrate_warm_runs_s": mi_warm,
+            "migrate_cold_s": med(r.wall for r in mi_cold),
+            "migrate_cold_runs_s": [r.wall for r in mi_cold],
+            "migrate_cold_cpu_s": med(r.cpu for r in mi_cold),
+            "migrate_warm_s": med(r.wall for r in mi_warm),
+            "migrate_warm_runs_s": [r.wall for r in mi_warm],
+            "migrate_warm_cpu_s": med(r.cpu for r in mi_warm),
         })
-        fig["overhead_cold_s"] = fig["migrate_cold_s"] - fig["analyze_cold_s"]
-        fig["overhead_warm_s"] = fig["migrate_warm_s"] - fig["analyze_warm_s"]
         for state in ("cold", "warm"):
+            fig[f"overhead_{state}_s"] = fig[f"migrate_{state}_s"] - fig[f"analyze_{state}_s"]
+            fig[f"overhead_{state}_cpu_s"] = (fig[f"migrate_{state}_cpu_s"] -
+                                              fig[f"analyze_{state}_cpu_s"])
             fig[f"overhead_{state}_over_clang"] = (fig[f"overhead_{state}_s"] /
                                                    fig["clang_parallel_s"])
         fig["migrate_cold_over_clang"] = fig["migrate_cold_s"] / fig["clang_parallel_s"]
@@ -890,7 +896,7 @@ def _n(count, noun):
 def _target_text(f, key):
     target = TARGET_OVERHEAD_S.get(f["generated"]["requested_closure"])
     if target is None:
-        return "no target: the figure is asked for"
+        return "no target"
     ok = f[key] < target
     return f"target well under {target:g} s: {'meets target' if ok else 'MISSES target'}"
 
@@ -903,9 +909,11 @@ def print_case(f, jobs):
     print(f"  closure                    {f['closure_files']} files ({f['tus_parsed']} of"
           f" {f['tus_in_tree']} TUs parsed, {f['parses_run_cold']} parses)")
     print(f"  analyze       cold {f['analyze_cold_s']:8.2f} s   warm {f['analyze_warm_s']:8.3f} s"
-          f"   ({f['parses_run_warm']} parses run warm)")
+          f"   (CPU {f['analyze_cold_cpu_s']:.1f} s / {f['analyze_warm_cpu_s']:.2f} s;"
+          f" {f['parses_run_warm']} parses run warm)")
     print(f"  clang -fsyntax-only -j{jobs}  {f['clang_parallel_s']:7.2f} s   (same TUs and sides;"
-          f" serial sum {f['clang_serial_sum_s']:.2f} s; {f['clang_failed_parses']} failed)")
+          f" serial sum {f['clang_serial_sum_s']:.2f} s; CPU {f['clang_cpu_s']:.1f} s;"
+          f" {f['clang_failed_parses']} failed)")
     notes = []
     if "migrate_failed" in f:
         m = f["migrate_failed"]
@@ -915,12 +923,14 @@ def print_case(f, jobs):
             print(f"    | {line}")
     else:
         print(f"  migrate       cold {f['migrate_cold_s']:8.2f} s   warm {f['migrate_warm_s']:8.3f} s"
-              f"   ({f['files_migrated']} files migrated, {f['files_generated']} generated,"
+              f"   (CPU {f['migrate_cold_cpu_s']:.1f} s / {f['migrate_warm_cpu_s']:.2f} s;"
+              f" {f['files_migrated']} files migrated, {f['files_generated']} generated,"
               f" {f['replacements']} rewrites, {f['dropped_definitions']} definitions dropped)")
-        print(f"  overhead cold (migrate - analyze, no cache)  {f['overhead_cold_s']:7.3f} s"
-              f" = {f['overhead_cold_over_clang']:.2f} x clang   ({_target_text(f, 'overhead_cold_s')})")
-        print(f"  overhead warm (migrate - analyze, cached)    {f['overhead_warm_s']:7.3f} s"
-              f" = {f['overhead_warm_over_clang']:.2f} x clang   ({_target_text(f, 'overhead_warm_s')})")
+        for state, how in (("cold", "no cache"), ("warm", "cached  ")):
+            print(f"  overhead {state} (migrate - analyze, {how})"
+                  f"  {f[f'overhead_{state}_s']:7.3f} s = {f[f'overhead_{state}_over_clang']:.2f}"
+                  f" x clang; CPU {f[f'overhead_{state}_cpu_s']:+.2f} s"
+                  f"   ({_target_text(f, f'overhead_{state}_s')})")
         print(f"  migrate cold / clang       {f['migrate_cold_over_clang']:.2f}")
         if f["issues"]:
             notes.append(f"{len(f['issues'])} rewrite issues, first: {f['issues'][0]}")
