@@ -53,9 +53,14 @@ void reportLeftovers(const PortedFile &File, llvm::StringRef Output,
     if (Tok.Kind != clang::tok::raw_identifier ||
         !llvm::is_contained(Inputs.Names, Lexed.spelling(Tok)))
       continue;
-    // `x.sample_ops` is a member, whatever its name.
+    // `x.sample_ops` is a member, whatever its name; `<sample_ops/x.h>` a
+    // file name.
     if (I > 0 &&
         (Tokens[I - 1].Kind == clang::tok::period || Tokens[I - 1].Kind == clang::tok::arrow))
+      continue;
+    if (llvm::any_of(Lexed.includes(), [&](const IncludeSpelling &Include) {
+          return Include.Begin <= Tok.Offset && Tok.end() <= Include.End;
+        }))
       continue;
     auto Span = llvm::find_if(Spans, [&](const CopiedSpan &S) {
       return S.OutBegin <= Tok.Offset && Tok.end() <= S.OutEnd;

@@ -2,13 +2,14 @@
 //
 // The AST only shows code a parse compiled. After the edits are applied, the
 // output is raw-lexed (every `#if` branch, no preprocessing) and each
-// identifier that was a namespace name before the renames and is not in
-// the new names (e.g. `sample_ops`) is checked, outside comments and
-// strings: if a resolved reference covered it (a spelling kept on purpose)
-// it is fine; otherwise it is reported where it was upstream. It does not
-// block when no parse saw its code (a disabled `#if` branch, a macro no parse
-// expanded): the migration then compiles as the parses did, and the name is
-// for a person to fix if that branch is ever used. Anywhere else it blocks.
+// identifier that named a renamed namespace and no longer does (e.g.
+// `sample_ops`) is checked, outside comments, strings and include names: if
+// the AST accounts for it (a spelling kept on purpose, a variable or member
+// that merely shares the name) it is fine; otherwise it is reported where it
+// was upstream. It does not block when no parse saw its code (a disabled
+// `#if` branch, a macro no parse expanded): the migration then compiles as
+// the parses did, and the name is for a person to fix if that branch is ever
+// used. Anywhere else it blocks.
 //
 //===----------------------------------------------------------------------===//
 

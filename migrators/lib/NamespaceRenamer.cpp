@@ -3,7 +3,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
-#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/DenseMap.h"
 
 #include <algorithm>
 #include <set>
@@ -81,7 +81,8 @@ class NamespaceRenamer : public DynamicRecursiveASTVisitor {
 
 public:
   NamespaceRenamer(ASTContext &AST, ParseLocations &Locs, WrapPolicy &Wrap)
-      : Locs(Locs), Wrap(Wrap), Renames(Locs.context().renames()) {
+      : Locs(Locs), Wrap(Wrap), Renames(Locs.context().renames()),
+        Vanishing(Renames.vanishingNames()) {
     Contexts.push_back(AST.getTranslationUnitDecl());
   }
 
@@ -93,7 +94,17 @@ public:
   bool VisitNamespaceDecl(NamespaceDecl *D) override;
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *D) override;
   bool VisitDeclRefExpr(DeclRefExpr *E) override {
+    notNamespace(E->getDecl(), E->getLocation());
     followWrap(E->getDecl(), E->getQualifierLoc(), E->getLocation());
+    return true;
+  }
+  bool VisitMemberExpr(MemberExpr *E) override {
+    notNamespace(E->getMemberDecl(), E->getMemberLoc());
+    return true;
+  }
+  bool VisitNamedDecl(NamedDecl *D) override {
+    if (!isa<NamespaceBaseDecl>(D))
+      notNamespace(D, D->getLocation());
     return true;
   }
   bool VisitUnresolvedLookupExpr(UnresolvedLookupExpr *E) override;
@@ -119,7 +130,6 @@ private:
   static QualifierKey keyOf(NestedNameSpecifierLoc NNS) {
     return {NNS.getNestedNameSpecifier().getAsVoidPointer(), NNS.getOpaqueData()};
   }
-  bool writtenInPortedCode(const DeclContext *DC, const Decl *D) const;
   void handleDeclQualifier(Decl *D);
   std::string newContextPath(const DeclContext *DC) const;
   void processChain(const Chain &C, const DeclContext *Context);
@@ -132,8 +142,15 @@ private:
                   SourceLocation NameLoc);
   void respell(const std::vector<SpelledToken> &Tokens, const std::vector<std::string> &Old,
                const std::vector<std::string> &New, SourceLocation IssueLoc);
+  bool isPorted(const NamespaceDecl *NS);
   bool checkEditable(const std::vector<SpelledToken> &Tokens, size_t First, size_t Last,
-                     SourceLocation IssueLoc);
+                     SourceLocation IssueLoc, llvm::StringRef What = "a namespace name");
+  /// A declaration, or a use of one, that only shares its name with a
+  /// renamed namespace: the leftover scan must not report it.
+  void notNamespace(const NamedDecl *D, SourceLocation NameLoc) {
+    if (D && D->getIdentifier() && llvm::is_contained(Vanishing, D->getName()))
+      Locs.markHandled(Locs.spelledToken(NameLoc));
+  }
   void addIssue(SourceLocation Loc, std::string Message) {
     analyze::Location Where = Locs.issueLocation(Loc);
     std::optional<unsigned> Offset;
@@ -145,10 +162,25 @@ private:
   ParseLocations &Locs;
   WrapPolicy &Wrap;
   const RenameMap &Renames;
+  std::vector<std::string> Vanishing; ///< RenameMap::vanishingNames().
   std::vector<const DeclContext *> Contexts;
   bool TopLevelWrapped = false;
   std::set<QualifierKey> HandledQualifiers;
+  llvm::DenseMap<const NamespaceDecl *, bool> PortedNamespaces;
 };
+
+/// Whether any block of `NS` is written in a ported file. A rename is for
+/// ported namespaces: one only a submodule or an external header opens
+/// keeps its name, or references to its members would break.
+bool NamespaceRenamer::isPorted(const NamespaceDecl *NS) {
+  NS = NS->getCanonicalDecl();
+  auto [It, Inserted] = PortedNamespaces.try_emplace(NS, false);
+  if (Inserted)
+    It->second = llvm::any_of(NS->redecls(), [&](const NamespaceDecl *Block) {
+      return Locs.expansionFile(Block->getLocation()) != nullptr;
+    });
+  return It->second;
+}
 
 bool NamespaceRenamer::TraverseDecl(Decl *D) {
   if (!D)
@@ -249,6 +281,11 @@ void NamespaceRenamer::processChain(const Chain &C, const DeclContext *Context) 
     Changed |= Renames.apply(Renamed) != Renamed;
   }
   const NamespaceBaseDecl *Last = C.Parts.back().Decl;
+  const auto *Target = dyn_cast<NamespaceDecl>(Last);
+  if (const auto *Alias = dyn_cast<NamespaceAliasDecl>(Last))
+    Target = Alias->getNamespace();
+  if (Target && !isPorted(Target))
+    return;
   std::string OldFull = declaredPath(Last);
   std::string NewFull =
       isa<NamespaceDecl>(Last)
@@ -295,7 +332,9 @@ void NamespaceRenamer::renameDefinition(const NamespaceDecl *D) {
     Tokens.push_back(Locs.spelledToken(NS->getLocation()));
     Old.push_back(NS->getName().str());
   }
-  if (!Tokens.front().File)
+  // A namespace reopened outside the port is not ours to rename; one whose
+  // name is pasted is, and respell() reports it.
+  if (!Tokens.front().File && !Tokens.front().Pasted)
     return;
   for (const SpelledToken &Tok : Tokens)
     Locs.markHandled(Tok);
@@ -358,7 +397,8 @@ bool NamespaceRenamer::VisitFunctionTemplateDecl(FunctionTemplateDecl *D) {
 void NamespaceRenamer::handleExplicitInstantiation(const FunctionTemplateDecl *D,
                                                    SourceLocation PointOfInstantiation) {
   const DeclContext *DC = D->getDeclContext();
-  if (!DC->isFileContext())
+  const auto *NS = dyn_cast<NamespaceDecl>(DC);
+  if (!DC->isFileContext() || (NS && !isPorted(NS)))
     return;
   SpelledToken Name = Locs.spelledToken(PointOfInstantiation);
   if (const PortedFile *At = Locs.expansionFile(PointOfInstantiation); At && Wrap.enabled()) {
@@ -446,7 +486,7 @@ void NamespaceRenamer::followWrap(const NamedDecl *Target, NestedNameSpecifierLo
     Anchor = Locs.spelledToken(NameLoc);
     At = Anchor.Offset;
   }
-  if (!checkEditable({Anchor}, 0, 0, NameLoc))
+  if (!checkEditable({Anchor}, 0, 0, NameLoc, "the name of a declaration moved into the wrap"))
     return;
   Locs.addEdit(*Anchor.File, {At, 0, Wrap.target() + "::", EditOrder::Code, "global wrap"});
 }
@@ -499,16 +539,18 @@ void NamespaceRenamer::respell(const std::vector<SpelledToken> &Tokens,
 /// Whether tokens `First`..`Last` can be edited as one range: written in one
 /// ported file, in order, with only `::` between them.
 bool NamespaceRenamer::checkEditable(const std::vector<SpelledToken> &Tokens, size_t First,
-                                     size_t Last, SourceLocation IssueLoc) {
+                                     size_t Last, SourceLocation IssueLoc, llvm::StringRef What) {
   for (size_t I = First; I <= Last; ++I) {
     if (Tokens[I].Pasted) {
-      addIssue(IssueLoc, "a namespace name here is made by token pasting (`##`) in a macro and "
-                         "cannot be rewritten");
+      addIssue(IssueLoc, What.str() +
+                             " here is made by token pasting (`##`) in a macro and cannot be "
+                             "rewritten");
       return false;
     }
     if (!Tokens[I].File) {
-      addIssue(IssueLoc, "a namespace name here is written outside the ported files (in a macro "
-                         "defined elsewhere) and cannot be rewritten");
+      addIssue(IssueLoc, What.str() +
+                             " here is written outside the ported files (in a macro defined "
+                             "elsewhere) and cannot be rewritten");
       return false;
     }
   }

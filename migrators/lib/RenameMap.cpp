@@ -35,11 +35,6 @@ std::string parentPath(llvm::StringRef Path) {
   return Split == llvm::StringRef::npos ? std::string() : Path.substr(0, Split).str();
 }
 
-std::string lastComponent(llvm::StringRef Path) {
-  size_t Split = Path.rfind("::");
-  return Split == llvm::StringRef::npos ? Path.str() : Path.substr(Split + 2).str();
-}
-
 bool enclosesPath(llvm::StringRef Prefix, llvm::StringRef Path) {
   if (Prefix.empty() || Prefix == Path)
     return true;

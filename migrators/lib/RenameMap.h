@@ -30,8 +30,6 @@ std::string joinPath(const std::vector<std::string> &Parts);
 std::string appendPath(llvm::StringRef Path, llvm::StringRef Name);
 /// `a::b::c` -> `a::b`; `a` -> ``.
 std::string parentPath(llvm::StringRef Path);
-/// `a::b::c` -> `c`.
-std::string lastComponent(llvm::StringRef Path);
 /// Whether `Prefix` is `Path` or encloses it (the empty path encloses all).
 bool enclosesPath(llvm::StringRef Prefix, llvm::StringRef Path);
 

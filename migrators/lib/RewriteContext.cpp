@@ -47,7 +47,6 @@ RewriteContext::create(const RewriteRequest &Request) {
       return inputError("cannot read ", Path, ": ", Buffer.getError().message());
     std::string Real = realPathOf(Path);
     Ctx->ByReal[Real] = Ctx->Files.size();
-    Ctx->ByUpstream[Upstream] = Ctx->Files.size();
     Ctx->Files.push_back({Upstream, Target, Real, SourceLayout((*Buffer)->getBuffer().str())});
   }
   return Ctx;
@@ -56,11 +55,6 @@ RewriteContext::create(const RewriteRequest &Request) {
 const PortedFile *RewriteContext::byRealPath(llvm::StringRef RealPath) const {
   auto It = ByReal.find(RealPath.str());
   return It == ByReal.end() ? nullptr : &Files[It->second];
-}
-
-const PortedFile *RewriteContext::byUpstream(llvm::StringRef Upstream) const {
-  auto It = ByUpstream.find(Upstream.str());
-  return It == ByUpstream.end() ? nullptr : &Files[It->second];
 }
 
 PathClass RewriteContext::classify(llvm::StringRef RealPath) const {

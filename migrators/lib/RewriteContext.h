@@ -49,7 +49,6 @@ public:
   const std::vector<PortedFile> &files() const { return Files; }
 
   const PortedFile *byRealPath(llvm::StringRef RealPath) const;
-  const PortedFile *byUpstream(llvm::StringRef Upstream) const;
   PathClass classify(llvm::StringRef RealPath) const;
   /// `RealPath` relative to the source root (unchanged when outside it).
   std::string relative(llvm::StringRef RealPath) const;
@@ -62,7 +61,7 @@ private:
   std::string Root;
   std::vector<std::string> ExternalDirs; ///< Absolute.
   std::vector<PortedFile> Files;         ///< In FileMap order.
-  std::map<std::string, size_t> ByReal, ByUpstream;
+  std::map<std::string, size_t> ByReal;
 };
 
 /// Absolute, symlink-free form of `Path` (lexically normalized when it does

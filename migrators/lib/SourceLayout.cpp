@@ -173,15 +173,4 @@ std::optional<size_t> SourceLayout::codeTokenFrom(unsigned Offset) const {
   return std::nullopt;
 }
 
-std::optional<size_t> SourceLayout::codeTokenBefore(unsigned Offset) const {
-  auto It = std::upper_bound(Tokens.begin(), Tokens.end(), Offset,
-                             [](unsigned O, const RawToken &Tok) { return O < Tok.end(); });
-  while (It != Tokens.begin()) {
-    --It;
-    if (!isComment(*It))
-      return It - Tokens.begin();
-  }
-  return std::nullopt;
-}
-
 } // namespace opmig::migrate

@@ -83,8 +83,6 @@ public:
   std::optional<size_t> tokenAt(unsigned Offset) const;
   /// Index of the first token, comments skipped, at or after `Offset`.
   std::optional<size_t> codeTokenFrom(unsigned Offset) const;
-  /// Index of the last token, comments skipped, ending at or before `Offset`.
-  std::optional<size_t> codeTokenBefore(unsigned Offset) const;
 
 private:
   void lex();

@@ -21,6 +21,24 @@
 // never left silently. Definitions the entries do not need (sibling ops in a
 // shared TU) are left out of the copy, with their comments.
 //
+// How: every ported TU is parsed (host, and device for CUDA TUs); headers
+// are rewritten through the TUs that include them, and a ported header no
+// TU includes is parsed on its own, included from a probe file compiled with
+// the flags of the first ported TU. The edits of all parses are unioned per
+// file (identical ones once; disagreeing ones are a blocking issue).
+//
+// Names left behind: after the edits, each output file is raw-lexed (every
+// `#if` branch) and each identifier that named a renamed namespace and no
+// longer does (`sample_ops` for `sample_ops=cache_dit::attn`) is checked,
+// outside comments, strings and include names. One the AST accounts for (a
+// relative spelling kept on purpose, a variable or member that merely shares
+// the name) is fine. Any other is an
+// issue at its upstream line: not blocking when no parse saw that code (an
+// `#if` branch none entered, a macro none expanded), since the migration
+// then compiles as the parses did and the name only matters if that branch
+// is built; blocking anywhere else (a stringized name, for instance), since
+// compiled code would then still name the old namespace.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPMIG_MIGRATE_SOURCEREWRITER_H
