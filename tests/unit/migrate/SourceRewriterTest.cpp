@@ -806,6 +806,42 @@ TEST_F(SourceRewriterTest, UnreadableFileFails) {
             0u);
 }
 
+TEST_F(SourceRewriterTest, TorchLibraryFragmentDroppedAndWrapSkipsIt) {
+  write("ops.h", "#pragma once\nint fwd(int x);\n");
+  write("bindings.cpp", "#include <torch/library.h>\n"
+                        "\n"
+                        "#include \"ops.h\"\n"
+                        "\n"
+                        "// Defined with the registration.\n"
+                        "int fwd(int x) { return x; }\n"
+                        "\n"
+                        "TORCH_LIBRARY_FRAGMENT(sample_ops, m) {\n"
+                        "  m.def(\"fwd(int x) -> int\");\n"
+                        "}\n"
+                        "\n"
+                        "TORCH_LIBRARY_IMPL(sample_ops, CUDA, m) {\n"
+                        "  m.impl(\"fwd\", &fwd);\n"
+                        "}\n");
+  RewriteRequest Request = request({{"ops.h", "ops.h"}, {"bindings.cpp", "bindings.cpp"}});
+  Request.ExtraArgs = {"-isystem", OPMIG_FIXTURES_DIR "/stubs/include"};
+  Request.WrapGlobalInto = "w";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "bindings.cpp"), "#include <torch/library.h>\n"
+                                               "\n"
+                                               "#include \"ops.h\"\n"
+                                               "\n"
+                                               "namespace w {\n"
+                                               "// Defined with the registration.\n"
+                                               "int fwd(int x) { return x; }\n"
+                                               "} // namespace w\n");
+  EXPECT_EQ(Result.Files[0].DroppedDefinitions,
+            (std::vector<std::string>{"TORCH_LIBRARY_FRAGMENT_init_sample_ops_0",
+                                      "TORCH_LIBRARY_FRAGMENT_static_init_sample_ops_0",
+                                      "TORCH_LIBRARY_IMPL_init_sample_ops_CUDA_1",
+                                      "TORCH_LIBRARY_IMPL_static_init_sample_ops_CUDA_1"}));
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
 TEST_F(SourceRewriterTest, SiblingInAnonymousNamespaceDropped) {
   write("table.cpp", "namespace sample_ops {\n"
                      "namespace {\n"
