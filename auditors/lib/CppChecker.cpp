@@ -240,6 +240,8 @@ private:
     llvm::Expected<std::string> Root = absoluteRoot(Repo);
     if (!Root)
       return Root.takeError();
+    std::vector<std::string> Files, Paths;
+    std::vector<std::vector<const Rule *>> RulesOf;
     for (const std::string &File : Repo.files()) {
       if (!isCppFile(File))
         continue;
@@ -249,14 +251,19 @@ private:
           Applicable.push_back(R);
       if (Applicable.empty())
         continue;
-      std::optional<std::vector<NamespaceScopeDefinition>> Definitions =
-          scanDefinitions(*Root + "/" + File);
-      if (!Definitions) {
-        Out.push_back(unparsableFinding(File, 0, 0, "clang could not read the file"));
+      Files.push_back(File);
+      Paths.push_back(*Root + "/" + File);
+      RulesOf.push_back(std::move(Applicable));
+    }
+    std::vector<std::optional<std::vector<NamespaceScopeDefinition>>> Definitions =
+        scanDefinitions(Paths);
+    for (size_t I = 0; I < Files.size(); ++I) {
+      if (!Definitions[I]) {
+        Out.push_back(unparsableFinding(Files[I], 0, 0, "clang could not read the file"));
         continue;
       }
-      for (const Rule *R : Applicable)
-        checkDefinitions(*R, File, *Definitions, Out);
+      for (const Rule *R : RulesOf[I])
+        checkDefinitions(*R, Files[I], *Definitions[I], Out);
     }
     return llvm::Error::success();
   }

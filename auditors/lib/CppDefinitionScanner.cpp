@@ -7,11 +7,12 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
+#include "clang/Driver/CreateInvocationFromArgs.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Lex/Preprocessor.h"
-#include "clang/Tooling/Tooling.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
 
@@ -137,6 +138,8 @@ public:
     // torch, pybind11 and the CUDA toolkit are usually absent where the
     // audit runs; their includes are skipped instead of ending the parse.
     CI.getPreprocessor().SetSuppressIncludeNotFoundError(true);
+    // Definitions are named outside bodies; skipping them keeps the parse
+    // short and free of the errors unknown types in bodies would cause.
     CI.getFrontendOpts().SkipFunctionBodies = true;
     return true;
   }
@@ -149,10 +152,16 @@ private:
   std::optional<std::vector<NamespaceScopeDefinition>> &Out;
 };
 
-std::vector<std::string> commandLine(const std::string &Path) {
+bool isCudaFile(llvm::StringRef Path) {
   llvm::StringRef Extension = llvm::sys::path::extension(Path);
-  bool Cuda = Extension == ".cu" || Extension == ".cuh";
-  std::vector<std::string> Args = {"clang++"};
+  return Extension == ".cu" || Extension == ".cuh";
+}
+
+/// The driver's view of a parse of a `.cu` (Cuda) or C++ file, worked out
+/// once: running the driver (toolchain discovery) for every file would
+/// cost as much as the parse itself.
+std::shared_ptr<CompilerInvocation> baseInvocation(bool Cuda) {
+  std::vector<const char *> Args = {"clang++"};
   if (Cuda)
     Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"});
   else
@@ -166,20 +175,55 @@ std::vector<std::string> commandLine(const std::string &Path) {
                "-D__constant__=__attribute__((constant))", "-D__managed__=__attribute__((managed))",
                "-D__forceinline__=inline",
                "-D__launch_bounds__(...)=", "-D__align__(n)=__attribute__((aligned(n)))"});
-  Args.insert(Args.end(), {"-nostdinc", "-ferror-limit=0", "-w", "-fsyntax-only", Path});
-  return Args;
+  // Unknown names (torch::Tensor without its headers) are expected here:
+  // correcting their spelling would take most of the parse time.
+  Args.insert(Args.end(), {"-nostdinc", "-fno-spell-checking", "-ferror-limit=0", "-w",
+                           "-fsyntax-only", Cuda ? "opmig-input.cu" : "opmig-input.cpp"});
+  DiagnosticOptions Options;
+  IgnoringDiagConsumer Quiet;
+  CreateInvocationOptions Create;
+  Create.Diags = CompilerInstance::createDiagnostics(*llvm::vfs::getRealFileSystem(), Options,
+                                                     &Quiet, /*ShouldOwnClient=*/false);
+  Create.RecoverOnError = true;
+  return createInvocation(Args, std::move(Create));
+}
+
+/// Parses `Path` with a copy of `Base`; nullopt when the frontend never
+/// reached an AST (an unreadable file).
+std::optional<std::vector<NamespaceScopeDefinition>> scanOne(const CompilerInvocation &Base,
+                                                             const std::string &Path) {
+  auto Invocation = std::make_shared<CompilerInvocation>(Base);
+  FrontendOptions &Frontend = Invocation->getFrontendOpts();
+  InputKind Kind = Frontend.Inputs.front().getKind();
+  Frontend.Inputs = {FrontendInputFile(Path, Kind)};
+  CompilerInstance Compiler(std::move(Invocation));
+  Compiler.createVirtualFileSystem();
+  IgnoringDiagConsumer Quiet;
+  Compiler.createDiagnostics(&Quiet, /*ShouldOwnClient=*/false);
+  std::optional<std::vector<NamespaceScopeDefinition>> Found;
+  DefinitionAction Action(Found);
+  Compiler.ExecuteAction(Action);
+  return Found;
 }
 
 } // namespace
 
-std::optional<std::vector<NamespaceScopeDefinition>> scanDefinitions(const std::string &Path) {
-  std::optional<std::vector<NamespaceScopeDefinition>> Found;
-  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FileSystemOptions()));
-  IgnoringDiagConsumer Quiet;
-  tooling::ToolInvocation Invocation(commandLine(Path), std::make_unique<DefinitionAction>(Found),
-                                     Files.get());
-  Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+std::vector<std::optional<std::vector<NamespaceScopeDefinition>>>
+scanDefinitions(const std::vector<std::string> &Paths) {
+  std::vector<std::optional<std::vector<NamespaceScopeDefinition>>> Found(Paths.size());
+  std::shared_ptr<CompilerInvocation> Cuda, Cxx;
+  for (const std::string &Path : Paths) {
+    std::shared_ptr<CompilerInvocation> &Base = isCudaFile(Path) ? Cuda : Cxx;
+    if (!Base)
+      Base = baseInvocation(isCudaFile(Path));
+    if (!Base)
+      return Found;
+  }
+  // Each parse has its own CompilerInstance: the files parse in parallel.
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency());
+  for (size_t I = 0; I < Paths.size(); ++I)
+    Pool.async([&, I] { Found[I] = scanOne(isCudaFile(Paths[I]) ? *Cuda : *Cxx, Paths[I]); });
+  Pool.wait();
   return Found;
 }
 

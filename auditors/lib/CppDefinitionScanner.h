@@ -34,14 +34,16 @@ struct NamespaceScopeDefinition {
   unsigned Line = 0, Column = 0; ///< Of the name, 1-based.
 };
 
-/// The definitions at namespace scope written in the file at `Path`
-/// (absolute): not those of included headers, not those a macro generates
-/// under a name it pastes together (`PYBIND11_MODULE`, `TORCH_LIBRARY`),
-/// not template specializations (their namespace is their template's), not
-/// members defined out of their class (the class is what is checked).
-/// `.cu` and `.cuh` files are parsed as CUDA (host side), others as C++.
-/// nullopt when Clang could not parse the file at all (unreadable).
-std::optional<std::vector<NamespaceScopeDefinition>> scanDefinitions(const std::string &Path);
+/// For each file of `Paths` (absolute), the definitions at namespace scope
+/// written in it: not those of included headers, not those a macro
+/// generates under a name it pastes together (`PYBIND11_MODULE`,
+/// `TORCH_LIBRARY`), not template specializations (their namespace is their
+/// template's), not members defined out of their class (the class is what is
+/// checked). `.cu` and `.cuh` files are parsed as CUDA (host side), others
+/// as C++, several at a time. nullopt for a file Clang could not parse at
+/// all (unreadable).
+std::vector<std::optional<std::vector<NamespaceScopeDefinition>>>
+scanDefinitions(const std::vector<std::string> &Paths);
 
 } // namespace opmig::audit
 
