@@ -74,9 +74,9 @@ struct RewriteRequest {
   /// Clang flags of each TU to parse, by upstream relative path (as in
   /// AnalysisResult::TUFlags); every ported TU has an entry.
   std::map<std::string, std::vector<std::string>> TUFlags;
-  std::vector<std::string> ExtraArgs; ///< Appended to every parse.
+  std::vector<std::string> ExtraArgs;    ///< Appended to every parse.
   std::vector<std::string> ExternalDirs; ///< Submodules: external, never rewritten.
-  std::string GpuArch = "sm_90";      ///< Device side of CUDA TUs.
+  std::string GpuArch = "sm_90";         ///< Device side of CUDA TUs.
   std::vector<NamespaceRename> Renames;
   /// Target namespace that wraps the closure's global-namespace code, e.g.
   /// `cache_dit::attn`; empty leaves global code where it is.
