@@ -77,6 +77,7 @@ struct ParseIssue {
 struct ParseRecord {
   std::string TU;   ///< Upstream relative path of the main file (or the probed header).
   std::string Side; ///< `host` or `device`.
+  std::vector<std::string> Flags; ///< Those of the TU (for a probe, the TU it borrowed them from).
   bool Completed = false;
   std::map<std::string, FileObservation> Files; ///< By upstream relative path.
   std::map<std::string, std::vector<FileEdit>> Edits;

@@ -113,6 +113,7 @@ ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
   ParseRecord Record;
   Record.TU = Job.Name;
   Record.Side = analyze::toString(Job.Side);
+  Record.Flags = Job.Flags;
   analyze::ParseRequest Request;
   Request.MainFile = Job.MainFile;
   Request.SourceRoot = Ctx.sourceRoot();

@@ -137,18 +137,11 @@ FileFindings findingsOf(const PortedFile &File, const std::vector<ParseRecord> &
   return Findings;
 }
 
-/// The include directories of the TUs whose parses included the file (all
-/// TUs when none did).
+/// The include directories of the parses that included the file.
 IncludeSearchPath searchPathFor(const RewriteContext &Ctx, const FileFindings &Findings) {
-  std::set<std::string> TUs;
-  for (const ParseRecord *Parse : Findings.Parses)
-    TUs.insert(Parse->TU);
-  if (TUs.empty())
-    for (const auto &[TU, Flags] : Ctx.request().TUFlags)
-      TUs.insert(TU);
   IncludeSearchPath Search;
-  for (const std::string &TU : TUs) {
-    IncludeSearchPath One = searchPathOf(flagsOf(Ctx, TU), Ctx.sourceRoot());
+  for (const ParseRecord *Parse : Findings.Parses) {
+    IncludeSearchPath One = searchPathOf(Parse->Flags, Ctx.sourceRoot());
     for (const std::string &Dir : One.Quote)
       if (!llvm::is_contained(Search.Quote, Dir))
         Search.Quote.push_back(Dir);
