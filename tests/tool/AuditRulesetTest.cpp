@@ -6,10 +6,12 @@
 // exactly what is planted in it, no more: one finding per `ruleid: <id>`
 // annotation (in a comment on the line itself, or alone on the line before)
 // and per `ruleid: <id> <path>` line of its EXPECT file, and every rule of
-// the profile is planted at least once.
+// the profile is planted at least once. The fixture targets that `opmig
+// migrate` writes into, and what it writes there, follow the same rules.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MigrateSupport.h"
 #include "ToolRunner.h"
 #include "TreeSnapshot.h"
 
@@ -98,9 +100,8 @@ struct AuditOutcome {
   std::string Output;
 };
 
-AuditOutcome audit(const std::string &Repo, const std::string &Profile) {
-  ToolResult R =
-      runOpmig({"audit", fixture("audit/" + Repo), "--profile", Profile, "--format", "json"});
+AuditOutcome audit(const std::string &Root, const std::string &Profile) {
+  ToolResult R = runOpmig({"audit", Root, "--profile", Profile, "--format", "json"});
   AuditOutcome Outcome;
   Outcome.ExitCode = R.ExitCode;
   Outcome.Output = R.Stdout + R.Stderr;
@@ -132,13 +133,13 @@ TEST(AuditRulesetTest, EveryBuiltinRulePassesItsFixtures) {
 }
 
 struct Convention {
-  std::string Name, Profile, Clean, Violations;
+  std::string Name, Profile, Clean, Violations, Target;
 };
 
 class AuditRulesetConventionTest : public ::testing::TestWithParam<Convention> {};
 
 TEST_P(AuditRulesetConventionTest, CleanRepositoryHasNoFinding) {
-  AuditOutcome Outcome = audit(GetParam().Clean, GetParam().Profile);
+  AuditOutcome Outcome = audit(fixture("audit/" + GetParam().Clean), GetParam().Profile);
   EXPECT_EQ(Outcome.ExitCode, 0) << Outcome.Output;
   EXPECT_EQ(missingFrom(Outcome.Sites, {}), "") << "findings in a clean repository";
   EXPECT_FALSE(Outcome.RulesRun.empty()) << Outcome.Output;
@@ -147,7 +148,7 @@ TEST_P(AuditRulesetConventionTest, CleanRepositoryHasNoFinding) {
 TEST_P(AuditRulesetConventionTest, ViolationsRepositoryHasExactlyThePlantedFindings) {
   std::set<Site> Planted = plantedSites(
       snapshotTree(std::string(OPMIG_FIXTURES_DIR) + "/audit/" + GetParam().Violations));
-  AuditOutcome Outcome = audit(GetParam().Violations, GetParam().Profile);
+  AuditOutcome Outcome = audit(fixture("audit/" + GetParam().Violations), GetParam().Profile);
   EXPECT_EQ(Outcome.ExitCode, 1) << Outcome.Output;
   EXPECT_EQ(missingFrom(Planted, Outcome.Sites), "") << "planted but not reported";
   EXPECT_EQ(missingFrom(Outcome.Sites, Planted), "") << "reported but not planted";
@@ -159,12 +160,53 @@ TEST_P(AuditRulesetConventionTest, ViolationsRepositoryHasExactlyThePlantedFindi
     EXPECT_TRUE(PlantedRules.count(Rule)) << Rule << " is planted nowhere";
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Builtin, AuditRulesetConventionTest,
-    ::testing::Values(Convention{"CacheDit", "cache-dit", "cache_dit_clean",
-                                 "cache_dit_violations"},
-                      Convention{"VeOmni", "veomni", "veomni_clean", "veomni_violations"}),
-    [](const ::testing::TestParamInfo<Convention> &Info) { return Info.param.Name; });
+TEST_P(AuditRulesetConventionTest, MigrationTargetFixtureHasNoFinding) {
+  AuditOutcome Outcome = audit(fixture("targets/" + GetParam().Target), GetParam().Profile);
+  EXPECT_EQ(Outcome.ExitCode, 0) << Outcome.Output;
+  EXPECT_EQ(missingFrom(Outcome.Sites, {}), "") << "findings in a migration target";
+}
+
+INSTANTIATE_TEST_SUITE_P(Builtin, AuditRulesetConventionTest,
+                         ::testing::Values(Convention{"CacheDit", "cache-dit", "cache_dit_clean",
+                                                      "cache_dit_violations", "cache_dit_like"},
+                                           Convention{"VeOmni", "veomni", "veomni_clean",
+                                                      "veomni_violations", "veomni_like"}),
+                         [](const ::testing::TestParamInfo<Convention> &Info) {
+                           return Info.param.Name;
+                         });
+
+// What `opmig migrate` writes follows the rules of its profile.
+TEST(AuditRulesetTest, MigratedSampleFollowsTheVeOmniRules) {
+  MigrationCase C{"sample_veomni", "samples/upstream",
+                  {"rms_norm"},    "tests/fixtures/targets/veomni_like",
+                  "veomni",        "cuda_rms_norm"};
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  AuditOutcome Outcome = audit(Box.Target, "veomni");
+  EXPECT_EQ(Outcome.ExitCode, 0) << Outcome.Output;
+  EXPECT_EQ(missingFrom(Outcome.Sites, {}), "") << "findings in a migrated tree";
+}
+
+// Known gap: the namespace check parses each file alone, without the
+// target's include root (csrc/kernels), so the migrated instantiation files,
+// which instantiate `cache_dit::attn::launch_merge_attn_states<T>` through a
+// macro of an unresolved header (`SAMPLE_INSTANTIATE_MERGE(__nv_bfloat16)`),
+// read as global variables. When the check resolves the include root, this
+// expectation becomes empty.
+TEST(AuditRulesetTest, MigratedSampleFollowsTheCacheDitRulesButForKnownGap) {
+  MigrationCase C = sampleIntoCacheDit();
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  AuditOutcome Outcome = audit(Box.Target, "cache-dit");
+  std::set<Site> KnownGap = {{"cache-dit-namespace-follows-extension",
+                              "csrc/kernels/attn/attention/merge_attn_states_bf16.cu", 5},
+                             {"cache-dit-namespace-follows-extension",
+                              "csrc/kernels/attn/attention/merge_attn_states_fp16.cu", 5}};
+  EXPECT_EQ(missingFrom(Outcome.Sites, KnownGap), "") << "findings in a migrated tree";
+  EXPECT_EQ(missingFrom(KnownGap, Outcome.Sites), "") << "the known gap is fixed: drop it here";
+}
 
 } // namespace
 } // namespace opmig::test
