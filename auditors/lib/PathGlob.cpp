@@ -33,7 +33,9 @@ llvm::Expected<PathGlob> PathGlob::create(llvm::StringRef Pattern) {
   for (llvm::StringRef Part : splitPath(Pattern)) {
     Segment S;
     if (Part != "**") {
-      llvm::Expected<llvm::GlobPattern> Compiled = llvm::GlobPattern::create(Part, MaxSubPatterns);
+      S.Text = std::make_shared<const std::string>(Part.str());
+      llvm::Expected<llvm::GlobPattern> Compiled =
+          llvm::GlobPattern::create(*S.Text, MaxSubPatterns);
       if (!Compiled)
         return llvm::createStringError("bad glob '" + Pattern.str() +
                                        "': " + llvm::toString(Compiled.takeError()));

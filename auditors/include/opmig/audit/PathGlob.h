@@ -20,6 +20,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/GlobPattern.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -41,6 +42,10 @@ public:
 
 private:
   struct Segment {
+    /// llvm::GlobPattern keeps a StringRef to its pattern: the text lives
+    /// here, shared by copies, so that a PathGlob outlives the string it
+    /// was created from.
+    std::shared_ptr<const std::string> Text;
     std::optional<llvm::GlobPattern> Glob; ///< Empty for `**`.
   };
   bool matchFrom(size_t SegmentIndex, const std::vector<llvm::StringRef> &Parts,
