@@ -183,19 +183,31 @@ void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutc
     }
 }
 
+/// The config's exclude globs (validated when it was parsed).
+std::vector<PathGlob> excludeGlobs(const GateConfig &Config) {
+  std::vector<PathGlob> Globs;
+  for (const std::string &Glob : Config.Exclude)
+    Globs.push_back(llvm::cantFail(PathGlob::create(Glob)));
+  return Globs;
+}
+
 /// Reviews each domain and reports its problems as findings.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
-                              GateResult &Result) {
+                              const std::string &LayersFile, GateResult &Result) {
+  std::vector<PathGlob> Exclude = excludeGlobs(Config);
   std::vector<std::string> Domains =
-      Config.ReviewDomains.empty() ? migratedDomains(Root) : Config.ReviewDomains;
+      Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   for (const std::string &Domain : Domains) {
-    llvm::Expected<ReviewResult> Review = reviewMigration({Root, Domain, ""});
+    llvm::Expected<ReviewResult> Review = reviewMigration({Root, Domain, "", Exclude, LayersFile});
     if (!Review)
       return Review.takeError();
     for (const ReviewFinding &RF : Review->Findings) {
       Finding F;
       F.RuleId = ReviewRuleId;
       F.File = RF.Path;
+      F.Line = RF.Line;
+      if (RF.Kind == ReviewKind::UntestedLayer)
+        F.Level = Severity::Warning;
       F.Message = std::string(toString(RF.Kind)) + " in domain " + Domain + ": " + RF.Message;
       F.Fix = "run opmig review --target . --domain " + Domain + " and fix what it reports";
       F.Fingerprint = migrate::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
@@ -206,12 +218,9 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
   return llvm::Error::success();
 }
 
-/// Drops the findings in files the config excludes (its globs were
-/// validated when it was parsed).
-void dropExcluded(const std::vector<std::string> &Exclude, std::vector<Finding> &Findings) {
-  std::vector<PathGlob> Globs;
-  for (const std::string &Glob : Exclude)
-    Globs.push_back(llvm::cantFail(PathGlob::create(Glob)));
+/// Drops the findings in files the config excludes.
+void dropExcluded(const GateConfig &Config, std::vector<Finding> &Findings) {
+  std::vector<PathGlob> Globs = excludeGlobs(Config);
   llvm::erase_if(Findings, [&](const Finding &F) { return matchesAny(Globs, F.File); });
 }
 
@@ -241,7 +250,8 @@ llvm::Expected<GateConfig> readGateConfig(const std::string &Path) {
 }
 
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &RootArg,
-                                   const std::string &BuiltinRulesDir) {
+                                   const std::string &BuiltinRulesDir,
+                                   const std::string &LayersFile) {
   std::vector<std::string> RulePaths{BuiltinRulesDir};
   for (const std::string &Extra : Config.Rules)
     RulePaths.push_back(underRoot(RootArg, Extra));
@@ -267,10 +277,10 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     if (!Audit)
       return Audit.takeError();
     Result.Combined = std::move(*Audit);
-    dropExcluded(Config.Exclude, Result.Combined.Findings);
+    dropExcluded(Config, Result.Combined.Findings);
   }
   if (Config.RunReview)
-    if (llvm::Error E = addReviewFindings(Config, Root, Result))
+    if (llvm::Error E = addReviewFindings(Config, Root, LayersFile, Result))
       return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);

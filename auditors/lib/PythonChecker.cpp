@@ -33,6 +33,7 @@
 #include "llvm/Support/Regex.h"
 
 #include <map>
+#include <optional>
 
 namespace opmig::audit {
 
@@ -104,16 +105,29 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
   return Params;
 }
 
-bool matchesAnyRegex(const std::vector<std::string> &Patterns, llvm::StringRef Text,
-                     std::string *Which = nullptr) {
-  for (const std::string &Pattern : Patterns)
-    if (compileRegex(Pattern).match(Text)) {
-      if (Which)
-        *Which = Pattern;
-      return true;
-    }
-  return false;
-}
+/// Rule regexes compiled once per pattern: a check may filter thousands of
+/// candidates (every top-level name of every file).
+class RegexCache {
+public:
+  bool match(const std::string &Pattern, llvm::StringRef Text) {
+    auto It = Compiled.find(Pattern);
+    if (It == Compiled.end())
+      It = Compiled.emplace(Pattern, compileRegex(Pattern)).first;
+    return It->second.match(Text);
+  }
+
+  /// The first of `Patterns` that matches `Text`.
+  std::optional<std::string> firstMatch(const std::vector<std::string> &Patterns,
+                                        llvm::StringRef Text) {
+    for (const std::string &Pattern : Patterns)
+      if (match(Pattern, Text))
+        return Pattern;
+    return std::nullopt;
+  }
+
+private:
+  std::map<std::string, llvm::Regex> Compiled;
+};
 
 /// Loader caches, dunders and ALL_CAPS constants are the module-level
 /// state the cache-dit conventions allow.
@@ -125,11 +139,11 @@ bool isAllowedModuleState(const std::string &Name) {
 
 /// Whether a candidate record of `R`'s check is a finding; may add
 /// captures. Checks without a regex return findings only.
-bool isFinding(const Rule &R, PythonRecord &Record) {
+bool isFinding(const Rule &R, PythonRecord &Record, RegexCache &Regexes) {
   std::map<std::string, std::string> &Captures = Record.Captures;
   std::string Check = checkName(R);
   if (Check == "call-string-argument")
-    return !compileRegex(stringParam(R, "must-match")).match(Captures["argument"]);
+    return !Regexes.match(stringParam(R, "must-match"), Captures["argument"]);
   if (Check == "decorator-argument")
     return Captures["argument"] != stringParam(R, "must-equal");
   if (Check == "decorated-function-name") {
@@ -141,15 +155,20 @@ bool isFinding(const Rule &R, PythonRecord &Record) {
       return false;
     std::string Pattern =
         substitute(stringParam(R, "name"), "op", llvm::Regex::escape(Captures["op"]));
-    return !compileRegex(Pattern).match(Captures["name"]);
+    return !Regexes.match(Pattern, Captures["name"]);
   }
-  if (Check == "forbidden-names")
-    return matchesAnyRegex(listParam(R, "names"), Captures["name"], &Captures["pattern"]);
+  if (Check == "forbidden-names") {
+    std::optional<std::string> Pattern =
+        Regexes.firstMatch(listParam(R, "names"), Captures["name"]);
+    if (Pattern)
+      Captures["pattern"] = *Pattern;
+    return Pattern.has_value();
+  }
   if (Check == "guarded-import")
-    return compileRegex(stringParam(R, "module")).match(Captures["module"]);
+    return Regexes.match(stringParam(R, "module"), Captures["module"]);
   if (Check == "module-state")
     return !isAllowedModuleState(Captures["name"]) &&
-           !matchesAnyRegex(listParam(R, "allow"), Captures["name"]);
+           !Regexes.firstMatch(listParam(R, "allow"), Captures["name"]).has_value();
   return true;
 }
 
@@ -229,8 +248,9 @@ private:
                      std::vector<Finding> &Out) {
     if (checkName(R) == "section-order")
       Records = outOfOrder(R, std::move(Records));
+    RegexCache Regexes;
     for (PythonRecord &Record : Records)
-      if (isFinding(R, Record))
+      if (isFinding(R, Record, Regexes))
         Out.push_back(makeFinding(R, Files.relative(Record.File), Record.Line, Record.Column,
                                   Record.Captures));
   }

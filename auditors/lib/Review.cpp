@@ -2,6 +2,7 @@
 
 #include "opmig/audit/Review.h"
 
+#include "UpstreamNameLeaks.h"
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
 #include "opmig/migrate/Manifest.h"
@@ -39,8 +40,10 @@ bool skippedFolder(llvm::StringRef Name) {
          Name == "__pycache__" || Name.starts_with("build");
 }
 
-/// Every `opmig-manifest.json` under `Root`, relative, sorted.
-std::vector<std::string> findManifests(const std::string &Root) {
+/// Every `opmig-manifest.json` under `Root` that `Exclude` does not match,
+/// relative, sorted.
+std::vector<std::string> findManifests(const std::string &Root,
+                                       const std::vector<PathGlob> &Exclude) {
   std::vector<std::string> Found;
   std::error_code EC;
   for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
@@ -50,8 +53,11 @@ std::vector<std::string> findManifests(const std::string &Root) {
       It.no_push();
       continue;
     }
-    if (Name == migrate::ManifestFileName)
-      Found.push_back(llvm::StringRef(It->path()).drop_front(Root.size() + 1).str());
+    if (Name != migrate::ManifestFileName)
+      continue;
+    std::string Relative = llvm::StringRef(It->path()).drop_front(Root.size() + 1).str();
+    if (!matchesAny(Exclude, Relative))
+      Found.push_back(std::move(Relative));
   }
   llvm::sort(Found);
   return Found;
@@ -64,7 +70,7 @@ struct Located {
 
 llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
   std::vector<Located> Matches;
-  for (const std::string &Relative : findManifests(Options.Target)) {
+  for (const std::string &Relative : findManifests(Options.Target, Options.Exclude)) {
     std::optional<std::string> Text = readText(join(Options.Target, Relative));
     if (!Text)
       continue;
@@ -79,7 +85,9 @@ llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
                       Options.Target, "; was it migrated with opmig migrate?");
   if (Matches.size() > 1)
     return inputError("two manifests of domain '", Options.Domain, "': ", Matches[0].Path, " and ",
-                      Matches[1].Path);
+                      Matches[1].Path,
+                      "; exclude the copy that is not the migration (--exclude, "
+                      "or `exclude:` in .opmig.yaml)");
   return std::move(Matches.front());
 }
 
@@ -93,6 +101,9 @@ public:
     checkOverCopy();
     if (!Options.Source.empty())
       checkUpstream();
+    for (NameLeak &Leak : findUpstreamNameLeaks(L.M, Options.Target, L.Path))
+      Findings.push_back(
+          {ReviewKind::NameLeak, std::move(Leak.Path), std::move(Leak.Message), Leak.Line});
     return std::move(Findings);
   }
 
@@ -204,14 +215,40 @@ void judge(ReviewResult &R) {
     }
   if (R.Outcome == Verdict::Incomplete)
     return;
-  for (ReviewKind K : {ReviewKind::OverCopy, ReviewKind::MissingProvenance, ReviewKind::EditedGlue})
+  for (ReviewKind K : {ReviewKind::OverCopy, ReviewKind::MissingProvenance, ReviewKind::EditedGlue,
+                       ReviewKind::NameLeak, ReviewKind::UntestedLayer})
     if (std::string C = countOf(R.Findings, K); !C.empty()) {
       R.Outcome = Verdict::Mechanical;
       R.Reasons.push_back(C);
     }
   if (R.Outcome == Verdict::Thoughtful)
-    R.Reasons.push_back("every closure file is there with its provenance, nothing extra, the "
-                        "generated glue as generated");
+    R.Reasons.push_back(std::string("every closure file is there with its provenance, nothing "
+                                    "extra, the generated glue as generated, no upstream name in "
+                                    "the API") +
+                        (R.Coverage.empty() ? "" : ", a test for every required validation layer"));
+}
+
+/// The coverage matrix, and a finding per required layer without a test.
+llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewResult &R) {
+  llvm::Expected<std::vector<ValidationLayer>> Layers = loadValidationLayers(Options.LayersFile);
+  if (!Layers)
+    return Layers.takeError();
+  CoverageInput Input{Options.Target, L.M.Domain, L.M.Profile, {}, Options.Exclude};
+  for (const migrate::ManifestOp &Op : L.M.Ops)
+    Input.Ops.push_back(Op.Name);
+  llvm::Expected<std::vector<LayerCoverage>> Coverage = measureCoverage(Input, *Layers);
+  if (!Coverage)
+    return Coverage.takeError();
+  R.Coverage = std::move(*Coverage);
+  for (const LayerCoverage &C : R.Coverage) {
+    if (!C.Required || !C.Tests.empty())
+      continue;
+    std::string Message = "no test covers the " + C.Title + " layer (" + C.Spec + ")";
+    if (!C.Placeholders.empty())
+      Message += "; placeholders that always skip: " + llvm::join(C.Placeholders, ", ");
+    R.Findings.push_back({ReviewKind::UntestedLayer, L.Path, Message, 0});
+  }
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -228,6 +265,10 @@ const char *toString(ReviewKind K) {
     return "edited-glue";
   case ReviewKind::StaleProvenance:
     return "stale-provenance";
+  case ReviewKind::NameLeak:
+    return "name-leak";
+  case ReviewKind::UntestedLayer:
+    return "untested-layer";
   }
   llvm_unreachable("unknown review kind");
 }
@@ -259,13 +300,17 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   R.Domain = Options.Domain;
   R.ManifestPath = L->Path;
   R.Findings = Reviewer(Options, *L).run();
+  if (!Options.LayersFile.empty())
+    if (llvm::Error E = addCoverage(Options, *L, R))
+      return E;
   judge(R);
   return R;
 }
 
-std::vector<std::string> migratedDomains(const std::string &Target) {
+std::vector<std::string> migratedDomains(const std::string &Target,
+                                         const std::vector<PathGlob> &Exclude) {
   std::set<std::string> Domains;
-  for (const std::string &Relative : findManifests(Target))
+  for (const std::string &Relative : findManifests(Target, Exclude))
     if (std::optional<std::string> Text = readText(join(Target, Relative))) {
       llvm::Expected<migrate::Manifest> M = migrate::parseManifest(*Text, Relative);
       if (M)
@@ -279,7 +324,17 @@ std::vector<std::string> migratedDomains(const std::string &Target) {
 std::string renderReviewText(const ReviewResult &Result) {
   std::string Out;
   for (const ReviewFinding &F : Result.Findings)
-    Out += std::string(toString(F.Kind)) + " " + F.Path + ": " + F.Message + "\n";
+    Out += std::string(toString(F.Kind)) + " " + F.Path +
+           (F.Line ? ":" + std::to_string(F.Line) : "") + ": " + F.Message + "\n";
+  if (!Result.Coverage.empty())
+    Out += "validation layers:\n";
+  for (const LayerCoverage &C : Result.Coverage) {
+    std::string Tests = C.Tests.empty() ? "no test" : llvm::join(C.Tests, ", ");
+    if (!C.Placeholders.empty())
+      Tests += " (placeholder: " + llvm::join(C.Placeholders, ", ") + ")";
+    Out += "  " + C.Id + std::string(C.Id.size() < 14 ? 14 - C.Id.size() : 1, ' ') +
+           (C.Required ? "required  " : "optional  ") + Tests + "\n";
+  }
   return Out + "verdict: " + toString(Result.Outcome) + " (" + llvm::join(Result.Reasons, "; ") +
          ")\n";
 }
@@ -292,7 +347,15 @@ std::string renderReviewJson(const ReviewResult &Result) {
   Doc["findings"] = nlohmann::ordered_json::array();
   for (const ReviewFinding &F : Result.Findings)
     Doc["findings"].push_back(
-        {{"kind", toString(F.Kind)}, {"path", F.Path}, {"message", F.Message}});
+        {{"kind", toString(F.Kind)}, {"path", F.Path}, {"line", F.Line}, {"message", F.Message}});
+  Doc["coverage"] = nlohmann::ordered_json::array();
+  for (const LayerCoverage &C : Result.Coverage)
+    Doc["coverage"].push_back({{"layer", C.Id},
+                               {"title", C.Title},
+                               {"spec", C.Spec},
+                               {"required", C.Required},
+                               {"tests", C.Tests},
+                               {"placeholders", C.Placeholders}});
   Doc["verdict"] = toString(Result.Outcome);
   Doc["reasons"] = Result.Reasons;
   return Doc.dump(2) + "\n";

@@ -24,6 +24,8 @@ the same in every kind of rule; the other checks return findings.
 import ast
 import gc
 import json
+import multiprocessing
+import os
 import sys
 import warnings
 
@@ -381,7 +383,8 @@ def all_equals_public_names(module, params, context):
         if name in listed:
             yield record(node, name=name, problem="listed twice in __all__")
         elif name not in public:
-            yield record(node, name=name, problem="listed in __all__ but not a public name of the module")
+            problem = "listed in __all__ but not a public name of the module"
+            yield record(node, name=name, problem=problem)
         listed.add(name)
     for name, node in public.items():
         if name not in listed:
@@ -391,7 +394,9 @@ def all_equals_public_names(module, params, context):
 def no_partial_alias(module, params, context):
     for statement in module.top_level():
         value = getattr(statement, "value", None)
-        if not isinstance(statement, (ast.Assign, ast.AnnAssign)) or not isinstance(value, ast.Call):
+        if not isinstance(statement, (ast.Assign, ast.AnnAssign)):
+            continue
+        if not isinstance(value, ast.Call):
             continue
         if not (module.names(value.func, "functools.partial") or dotted(value.func) == "partial"):
             continue
@@ -513,7 +518,8 @@ def dynamic_imports(module, statement):
     `__import__("...")` calls in a statement outside its nested bodies."""
     for node in expression_nodes(statement):
         if isinstance(node, ast.Call) and node.args:
-            if module.names(node.func, "importlib.import_module") or dotted(node.func) == "__import__":
+            imports = dotted(node.func) == "__import__"
+            if imports or module.names(node.func, "importlib.import_module"):
                 value = module.string(node.args[0])
                 if value is not None:
                     yield value, node
@@ -650,7 +656,8 @@ def function_pointer_pattern(module, params, context):
                 pointer,
                 name=pointer.id,
                 pointer=pointer.id,
-                missing="an `apply_veomni_*_patch()` function that declares `global %s`" % pointer.id,
+                missing="an `apply_veomni_*_patch()` function that declares `global %s`"
+                % pointer.id,
             )
 
 
@@ -699,6 +706,95 @@ def registered_in(module, params, context):
         function=params["function"],
         file=params["file"],
     )
+
+
+def used_names(module, node):
+    """Every dotted name `node` uses (as written and through the imports;
+    `().attr` for an attribute of any other expression) and the string
+    constants it holds."""
+    names, strings = set(), set()
+    for child in ast.walk(node):
+        if isinstance(child, (ast.Name, ast.Attribute)):
+            for name in (dotted(child), module.resolve(child)):
+                if name:
+                    names.add(name)
+            if isinstance(child, ast.Attribute) and dotted(child) is None:
+                # An attribute of a call or subscript: `f(x).shape`.
+                names.add("()." + child.attr)
+        elif isinstance(child, ast.Constant) and isinstance(child.value, str):
+            strings.add(child.value)
+    return names, strings
+
+
+def is_skip(module, node):
+    """`pytest.skip(...)` or a bare `@pytest.mark.skip` decorator."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    return module.names(node, "pytest.skip") or module.names(node, "pytest.mark.skip")
+
+
+def is_placeholder(module, function):
+    """A test that always skips: `@pytest.mark.skip`, or a body whose first
+    statement (after the docstring) is an unconditional `pytest.skip()`."""
+    if any(is_skip(module, decorator) for decorator in function.decorator_list):
+        return True
+    body = function.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]
+    return bool(body) and isinstance(body[0], ast.Expr) and is_skip(module, body[0].value)
+
+
+def test_definitions(module):
+    """(qualified name, function) of every pytest test: `test_*` functions at
+    module level and in `Test*` classes."""
+    for statement in module.tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            if statement.name.startswith("test"):
+                yield statement.name, statement
+        elif isinstance(statement, ast.ClassDef) and statement.name.startswith("Test"):
+            for member in statement.body:
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                    if member.name.startswith("test"):
+                        yield statement.name + "::" + member.name, member
+
+
+def test_functions(module, params, context):
+    """One record per test: the names and strings it uses, through the
+    module-level helper functions it calls, and whether it always skips.
+    The review matches them against its validation layers."""
+    helpers = {
+        statement.name: statement
+        for statement in module.tree.body
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+        and not statement.name.startswith("test")
+    }
+    imports = set()
+    for statement in module.statements():
+        if isinstance(statement, ast.Import):
+            imports.update(alias.name for alias in statement.names)
+        elif isinstance(statement, ast.ImportFrom) and statement.module:
+            imports.add(statement.module)
+            imports.update(statement.module + "." + alias.name for alias in statement.names)
+    for name, function in test_definitions(module):
+        names, strings = used_names(module, function)
+        pending, seen = [n for n in names if n in helpers], set()
+        while pending:
+            helper = pending.pop()
+            if helper in seen:
+                continue
+            seen.add(helper)
+            more_names, more_strings = used_names(module, helpers[helper])
+            names |= more_names
+            strings |= more_strings
+            pending.extend(n for n in more_names if n in helpers and n not in seen)
+        yield record(
+            function,
+            name=name,
+            uses="\n".join(sorted(names)),
+            strings="\n".join(sorted(strings)),
+            imports="\n".join(sorted(imports)),
+            placeholder="1" if is_placeholder(module, function) else "",
+        )
 
 
 class Context:
@@ -778,7 +874,64 @@ CHECKS = {
     "public-wrapper-calls": public_wrapper_calls,
     "registered-in": registered_in,
     "section-order": section_order,
+    "test-functions": test_functions,
 }
+
+
+# Below this many files a second process costs more than it saves.
+FILES_PER_WORKER = 150
+
+# The request, set before workers fork so that they need not be sent it.
+REQUEST = {}
+
+
+def check_records(module, task, context):
+    return list(CHECKS[task["check"]](module, task["params"], context))
+
+
+def run(indices):
+    """(records per task, unparsable files) for the files `indices`, file
+    by file with all tasks on each: one parse per file, one tree alive."""
+    context = Context(REQUEST["files"])
+    tasks = REQUEST["tasks"]
+    tasks_of = {}
+    for number, task in enumerate(tasks):
+        for index in task["files"]:
+            tasks_of.setdefault(index, []).append(number)
+    records = [[] for _ in tasks]
+    for index in indices:
+        module = context.parse(index)
+        if module is None:
+            continue
+        try:
+            found = [(number, check_records(module, tasks[number], context))
+                     for number in tasks_of[index]]
+        except RecursionError:
+            context.unparsable[index] = {
+                "file": index, "line": 0, "column": 0, "message": "too deeply nested to check"
+            }
+            continue
+        for number, task_records in found:
+            for item in task_records:
+                item["file"] = index
+            records[number].extend(task_records)
+    return records, context.unparsable
+
+
+def run_all(indices):
+    """run() over contiguous slices of `indices` in parallel when there are
+    enough files, results merged in file order."""
+    if hasattr(os, "sched_getaffinity"):
+        cpus = len(os.sched_getaffinity(0))
+    else:
+        cpus = os.cpu_count() or 1
+    workers = min(cpus, len(indices) // FILES_PER_WORKER)
+    if workers < 2:
+        return [run(indices)]
+    size = -(-len(indices) // workers)
+    slices = [indices[start : start + size] for start in range(0, len(indices), size)]
+    with multiprocessing.get_context("fork").Pool(len(slices)) as pool:
+        return pool.map(run, slices)
 
 
 def main():
@@ -786,30 +939,24 @@ def main():
     # without the cyclic collector rescanning them, parsing is about three
     # times faster.
     gc.disable()
-    request = json.load(sys.stdin)
-    context = Context(request["files"])
-    tasks = request["tasks"]
-    tasks_of = {}
-    for number, task in enumerate(tasks):
-        for index in task["files"]:
-            tasks_of.setdefault(index, []).append(number)
+    REQUEST.update(json.load(sys.stdin))
+    tasks = REQUEST["tasks"]
+    indices = sorted({index for task in tasks for index in task["files"]})
     records = [[] for _ in tasks]
-    # File by file, all tasks on each: one parse per file, one tree alive.
-    for index in sorted(tasks_of):
-        module = context.parse(index)
-        if module is None:
-            continue
-        for number in tasks_of[index]:
-            task = tasks[number]
-            for found in CHECKS[task["check"]](module, task["params"], context):
-                found["file"] = index
-                records[number].append(found)
+    unparsable = {}
+    for part_records, part_unparsable in run_all(indices):
+        for number, found in enumerate(part_records):
+            records[number].extend(found)
+        unparsable.update(part_unparsable)
     answer = {
-        "results": [{"rule": task["rule"], "records": found} for task, found in zip(tasks, records)],
-        "unparsable": [context.unparsable[index] for index in sorted(context.unparsable)],
+        "results": [
+            {"rule": task["rule"], "records": found} for task, found in zip(tasks, records)
+        ],
+        "unparsable": [unparsable[index] for index in sorted(unparsable)],
     }
     # dumps, not dump: only the one-shot encoder is the C one.
     sys.stdout.write(json.dumps(answer, separators=(",", ":")))
 
 
-main()
+if __name__ == "__main__":
+    main()

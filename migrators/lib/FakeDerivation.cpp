@@ -168,6 +168,10 @@ private:
   llvm::Expected<std::vector<const Expr *>> outputsOf(const ReturnStmt &Return);
   llvm::Expected<std::vector<const Expr *>> listedOutputs(const Expr *E, const ReturnStmt &Return);
   std::optional<unsigned> returnedParam(const Expr *E) const;
+  std::vector<std::optional<unsigned>>
+  returnedParams(const std::vector<std::vector<const Expr *>> &Listed) const;
+  llvm::Expected<Code> renderFake(const std::vector<const ReturnStmt *> &Returns,
+                                  const std::vector<std::vector<const Expr *>> &Listed);
   llvm::Expected<Code> describeOutput(const Expr *E, const ReturnStmt &Return);
   llvm::Expected<const Expr *> tensorDefinition(const VarDecl &Var, const ReturnStmt &Return);
 
@@ -197,14 +201,12 @@ private:
 
 FakeResult FakeBuilder::build() {
   FakeResult Result;
-  ReturnForm Form = Input.Returns.Form;
-  if (Form == ReturnForm::Void) {
+  if (Input.Returns.Form == ReturnForm::Void) {
     Result.Derived = true;
     Result.Python = "None";
     return Result;
   }
-  size_t Count = Input.Returns.Elements.size();
-  Result.ReturnedParams.resize(Count);
+  Result.ReturnedParams.resize(Input.Returns.Elements.size());
   ReturnCollector Collector;
   Collector.TraverseStmt(&Body);
   if (Collector.Returns.empty()) {
@@ -220,47 +222,63 @@ FakeResult FakeBuilder::build() {
     }
     Listed.push_back(std::move(*Outputs));
   }
-  if (Form != ReturnForm::List)
-    for (size_t I = 0; I < Count; ++I) {
-      std::optional<unsigned> First = returnedParam(Listed.front()[I]);
-      if (llvm::all_of(Listed, [&](const auto &O) { return returnedParam(O[I]) == First; }))
-        Result.ReturnedParams[I] = First;
-    }
-  for (size_t I = 0; I < Count; ++I)
-    if (!Input.Returns.Elements[I].IsTensor && Form != ReturnForm::List) {
-      Result.Reason = "output " + std::to_string(I + 1) + " of " + Input.OpName + " has type `" +
-                      Input.Returns.Elements[I].Schema + "`; only tensor outputs are derived";
-      return Result;
-    }
-  std::vector<std::string> Python, Cpp;
+  if (Input.Returns.Form != ReturnForm::List)
+    Result.ReturnedParams = returnedParams(Listed);
+  llvm::Expected<Code> Fake = renderFake(Collector.Returns, Listed);
+  if (!Fake) {
+    Result.Reason = llvm::toString(Fake.takeError());
+    return Result;
+  }
+  Result.Derived = true;
+  Result.Python = std::move(Fake->Py);
+  Result.Cpp = std::move(Fake->Cpp);
+  return Result;
+}
+
+/// Per output, the mutable parameter that every return statement lists there.
+std::vector<std::optional<unsigned>>
+FakeBuilder::returnedParams(const std::vector<std::vector<const Expr *>> &Listed) const {
+  std::vector<std::optional<unsigned>> Params(Input.Returns.Elements.size());
+  for (size_t I = 0; I < Params.size(); ++I) {
+    std::optional<unsigned> First = returnedParam(Listed.front()[I]);
+    if (llvm::all_of(Listed,
+                     [&](const auto &Outputs) { return returnedParam(Outputs[I]) == First; }))
+      Params[I] = First;
+  }
+  return Params;
+}
+
+/// The fake's result, provided every output is derivable and every return
+/// statement yields the same one.
+llvm::Expected<Code> FakeBuilder::renderFake(const std::vector<const ReturnStmt *> &Returns,
+                                             const std::vector<std::vector<const Expr *>> &Listed) {
+  ReturnForm Form = Input.Returns.Form;
+  for (size_t I = 0; I < Input.Returns.Elements.size(); ++I)
+    if (!Input.Returns.Elements[I].IsTensor && Form != ReturnForm::List)
+      return failure("output " + std::to_string(I + 1) + " of " + Input.OpName + " has type `" +
+                     Input.Returns.Elements[I].Schema + "`; only tensor outputs are derived");
+  std::vector<Code> Rendered;
   for (size_t R = 0; R < Listed.size(); ++R) {
     std::vector<Code> Outputs;
     for (const Expr *Output : Listed[R]) {
-      llvm::Expected<Code> Described = describeOutput(Output, *Collector.Returns[R]);
+      llvm::Expected<Code> Described = describeOutput(Output, *Returns[R]);
       if (!Described) {
         // Elements of a returned list are one output.
         size_t Index = Form == ReturnForm::List ? 1 : Outputs.size() + 1;
-        Result.Reason = "output " + std::to_string(Index) + " of " + Input.OpName + ": " +
-                        llvm::toString(Described.takeError());
-        return Result;
+        return failure("output " + std::to_string(Index) + " of " + Input.OpName + ": " +
+                       llvm::toString(Described.takeError()));
       }
       Outputs.push_back(std::move(*Described));
     }
-    Python.push_back(renderResult(Outputs, /*Python=*/true));
-    Cpp.push_back(renderResult(Outputs, /*Python=*/false));
+    Rendered.push_back({renderResult(Outputs, /*Python=*/true), renderResult(Outputs, false)});
   }
-  for (size_t R = 1; R < Listed.size(); ++R)
-    if (Python[R] != Python.front() || Cpp[R] != Cpp.front()) {
-      Result.Reason = "the returns of " + Input.OpName + " disagree: line " +
-                      std::to_string(lineOf(Collector.Returns.front())) + " returns `" +
-                      Python.front() + "`, line " + std::to_string(lineOf(Collector.Returns[R])) +
-                      " returns `" + Python[R] + "`";
-      return Result;
-    }
-  Result.Derived = true;
-  Result.Python = Python.front();
-  Result.Cpp = Cpp.front();
-  return Result;
+  for (size_t R = 1; R < Rendered.size(); ++R)
+    if (Rendered[R].Py != Rendered.front().Py || Rendered[R].Cpp != Rendered.front().Cpp)
+      return failure("the returns of " + Input.OpName + " disagree: line " +
+                     std::to_string(lineOf(Returns.front())) + " returns `" + Rendered.front().Py +
+                     "`, line " + std::to_string(lineOf(Returns[R])) + " returns `" +
+                     Rendered[R].Py + "`");
+  return Rendered.front();
 }
 
 std::string FakeBuilder::renderResult(const std::vector<Code> &Outputs, bool Python) const {

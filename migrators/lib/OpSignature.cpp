@@ -10,6 +10,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 
 namespace opmig::migrate {
 
@@ -52,14 +53,11 @@ std::string pythonReturn(const ReturnTypes &Types) {
   return "tuple[" + llvm::join(Parts, ", ") + "]";
 }
 
-/// Builds the signature of one entry from its definition.
-llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const std::string &OpName,
-                                           ASTContext &Ctx) {
-  OpSignature Sig;
-  Sig.OpName = OpName;
-  Sig.CppFunction = Function.getQualifiedNameAsString();
-  std::vector<std::string> Aliases(Function.getNumParams());
-  std::vector<std::string> SchemaArgs, CppArgs;
+/// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
+/// its own alias set (`Aliases`, by parameter index).
+llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSignature &Sig,
+                      std::vector<std::string> &Aliases) {
+  Aliases.assign(Function.getNumParams(), "");
   unsigned MutableCount = 0;
   for (const ParmVarDecl *Param : Function.parameters()) {
     unsigned Index = Param->getFunctionScopeIndex();
@@ -78,28 +76,52 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const s
       Aliases[Index] = aliasName(MutableCount++);
       Op.SchemaType += "(" + Aliases[Index] + "!)";
     }
-    SchemaArgs.push_back(Op.SchemaType + " " + Op.Name);
-    CppArgs.push_back(printQualified(Param->getType(), Ctx, Op.Name));
     Sig.Params.push_back(std::move(Op));
   }
-  QualType Result = Function.getReturnType();
-  std::optional<ReturnTypes> Returns = mapReturnType(Result);
-  if (!Returns)
-    return inputError("entry `", Sig.CppFunction, "`: return type `",
-                      Result.getAsString(Ctx.getPrintingPolicy()),
-                      "`, which an op schema cannot express");
-  FakeResult Fake = deriveFake({&Function, OpName, Sig.Params, *Returns}, Ctx);
-  for (size_t I = 0; I < Returns->Elements.size(); ++I) {
-    const SchemaType &Element = Returns->Elements[I];
+  return llvm::Error::success();
+}
+
+/// The schema results; a result that is always the same mutable parameter
+/// aliases it, whether returned by reference or by value.
+llvm::Error addResults(const ReturnTypes &Returns, const FakeResult &Fake,
+                       const std::vector<std::string> &Aliases, const std::string &ResultType,
+                       OpSignature &Sig) {
+  for (size_t I = 0; I < Returns.Elements.size(); ++I) {
+    const SchemaType &Element = Returns.Elements[I];
     std::optional<unsigned> Param =
         I < Fake.ReturnedParams.size() ? Fake.ReturnedParams[I] : std::nullopt;
     if (Element.Mutable && !Param)
       return inputError("entry `", Sig.CppFunction, "`: output ", std::to_string(I + 1), " is a `",
-                        Result.getAsString(Ctx.getPrintingPolicy()),
-                        "` that is not always the same mutable tensor parameter");
-    // A returned mutable parameter aliases it, by reference or by value.
+                        ResultType, "` that is not always the same mutable tensor parameter");
     Sig.Returns.push_back(Param ? "Tensor(" + Aliases[*Param] + "!)" : Element.Schema);
   }
+  return llvm::Error::success();
+}
+
+/// Builds the signature of one entry from its definition.
+llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const std::string &OpName,
+                                           ASTContext &Ctx) {
+  OpSignature Sig;
+  Sig.OpName = OpName;
+  Sig.CppFunction = Function.getQualifiedNameAsString();
+  std::vector<std::string> Aliases;
+  if (llvm::Error Err = addParams(Function, Ctx, Sig, Aliases))
+    return Err;
+  QualType Result = Function.getReturnType();
+  std::string ResultType = Result.getAsString(Ctx.getPrintingPolicy());
+  std::optional<ReturnTypes> Returns = mapReturnType(Result);
+  if (!Returns)
+    return inputError("entry `", Sig.CppFunction, "`: return type `", ResultType,
+                      "`, which an op schema cannot express");
+  FakeResult Fake = deriveFake({&Function, OpName, Sig.Params, *Returns}, Ctx);
+  if (llvm::Error Err = addResults(*Returns, Fake, Aliases, ResultType, Sig))
+    return Err;
+  std::vector<std::string> SchemaArgs, CppArgs;
+  for (const OpParam &Param : Sig.Params)
+    SchemaArgs.push_back(Param.SchemaType + " " + Param.Name);
+  for (const ParmVarDecl *Param : Function.parameters())
+    CppArgs.push_back(
+        printQualified(Param->getType(), Ctx, Sig.Params[Param->getFunctionScopeIndex()].Name));
   Sig.Schema =
       "(" + llvm::join(SchemaArgs, ", ") + ") -> " + schemaReturns(Sig.Returns, Returns->Form);
   Sig.PyReturn = pythonReturn(*Returns);

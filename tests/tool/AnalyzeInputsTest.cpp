@@ -82,11 +82,9 @@ TEST(AnalyzeInputs, TorchIncludeThatIsNoDirectoryIsBadInput) {
 }
 
 TEST(AnalyzeInputs, PlannedCommandSaysItIsNotInThisRelease) {
-  for (const char *Command : {"migrate", "validate", "audit", "review", "gate"}) {
-    ToolResult Result = runOpmig({Command});
-    EXPECT_EQ(Result.ExitCode, 2) << Command;
-    EXPECT_NE(Result.Stderr.find("not in this release"), std::string::npos) << Result.Stderr;
-  }
+  ToolResult Result = runOpmig({"validate"});
+  EXPECT_EQ(Result.ExitCode, 2);
+  EXPECT_NE(Result.Stderr.find("not in this release"), std::string::npos) << Result.Stderr;
 }
 
 TEST(AnalyzeInputs, MissingSourceNamesIt) {

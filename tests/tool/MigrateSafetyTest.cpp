@@ -163,9 +163,13 @@ TEST_F(MigrateSafetyTest, BadInputsExitTwoWithAMessage) {
     std::string Message;
   };
   Tree Before = snapshotTree(Box.Target);
+  MigrationCase UnknownProfile = Case;
+  UnknownProfile.Profile = "kokkos";
+  ToolResult Unknown = runOpmig(migrateArgs(UnknownProfile, Box));
+  EXPECT_EQ(Unknown.ExitCode, 2) << Unknown.Stdout << Unknown.Stderr;
+  EXPECT_TRUE(contains(Unknown.Stderr, "cache-dit, generic, veomni")) << Unknown.Stderr;
   for (const BadInput &Bad :
-       std::vector<BadInput>{{{"--profile", "kokkos"}, "cache-dit, generic, veomni"},
-                             {{"--rename-namespace", "sample_ops"}, "invalid --rename-namespace"},
+       std::vector<BadInput>{{{"--rename-namespace", "sample_ops"}, "invalid --rename-namespace"},
                              {{"--rename-namespace", "a=b-c"}, "invalid --rename-namespace"}}) {
     ToolResult R = migrate(Bad.Extra);
     EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;

@@ -74,7 +74,8 @@ int runGateCommand(const GateArgs &Args) {
   if (!Config)
     return reportError(Config.takeError());
   llvm::Expected<audit::GateResult> Result =
-      audit::runGate(*Config, Args.Root, audit::builtinRulesDir(OPMIG_RULES_DIR));
+      audit::runGate(*Config, Args.Root, audit::builtinRulesDir(OPMIG_RULES_DIR),
+                     audit::builtinLayersFile(OPMIG_RULES_DIR));
   if (!Result)
     return reportError(Result.takeError());
   if (llvm::Error E = writeReports(Args, *Config, *Result))
@@ -100,7 +101,15 @@ void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner
   Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runGateCommand(*Args); }});
 }
 
-int runReviewCommand(const audit::ReviewOptions &Options, const std::string &Format) {
+int runReviewCommand(audit::ReviewOptions Options, const std::vector<std::string> &Exclude,
+                     const std::string &Format) {
+  for (const std::string &Glob : Exclude) {
+    llvm::Expected<audit::PathGlob> Compiled = audit::PathGlob::create(Glob);
+    if (!Compiled)
+      return reportError(
+          inputError("--exclude '", Glob, "': ", llvm::toString(Compiled.takeError())));
+    Options.Exclude.push_back(std::move(*Compiled));
+  }
   llvm::Expected<audit::ReviewResult> Result = audit::reviewMigration(Options);
   if (!Result)
     return reportError(Result.takeError());
@@ -111,7 +120,9 @@ int runReviewCommand(const audit::ReviewOptions &Options, const std::string &For
 
 void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
   auto Options = std::make_shared<audit::ReviewOptions>();
+  Options->LayersFile = audit::builtinLayersFile(OPMIG_RULES_DIR);
   auto Format = std::make_shared<std::string>("text");
+  auto Exclude = std::make_shared<std::vector<std::string>>();
   CLI::App *Sub = App.add_subcommand("review", "judge a migrated domain the way a reviewer would");
   Sub->footer("Exit status: 0 thoughtful, 1 mechanical or incomplete, 2 bad input. The checks "
               "and the verdict's criteria: docs/user-guide.md.");
@@ -119,11 +130,17 @@ void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunn
   Sub->add_option("--domain", Options->Domain, "the migrated domain")->required();
   Sub->add_option("--source", Options->Source,
                   "the upstream tree migrated from: report files changed there since");
+  Sub->add_option("--layers", Options->LayersFile,
+                  "the validation layers of the coverage matrix (default: the built-in "
+                  "rules/review/validation-layers.yaml)");
   Sub->add_option("--format", *Format, "output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
-  Out.push_back({Sub, [Options, Format](const std::vector<std::string> &) {
-                   return runReviewCommand(*Options, *Format);
+  Sub->add_option("--exclude", *Exclude,
+                  "glob of paths (relative to the target) whose manifests and tests are not "
+                  "read, e.g. golden copies of migrations; repeatable");
+  Out.push_back({Sub, [Options, Exclude, Format](const std::vector<std::string> &) {
+                   return runReviewCommand(*Options, *Exclude, *Format);
                  }});
 }
 

@@ -2,6 +2,7 @@
 
 #include "CheckerTestSupport.h"
 
+#include <cstdio>
 #include <cstdlib>
 #include <gtest/gtest.h>
 
@@ -364,6 +365,29 @@ TEST(PythonCheckerTest, OneRunParsesEveryFileOnceForAllRules) {
             "src/cache_dit/kernels/_attn.py:2:1: x-partial: gemm_int4\n"
             "src/cache_dit/kernels/_broken.py:1:7: opmig-unparsable-file: cannot parse as "
             "Python: invalid syntax; the rules that read this file skipped it\n");
+}
+
+TEST(PythonCheckerTest, ManyFilesAreSplitBetweenProcessesInFileOrder) {
+  // 320 files: over the helper's threshold for two worker processes on a
+  // machine with two or more CPUs; the findings must not depend on it.
+  TempTree Tree;
+  std::string Expected;
+  for (int I = 0; I < 320; ++I) {
+    char Name[64];
+    std::snprintf(Name, sizeof(Name), "src/cache_dit/kernels/_m%03d.py", I);
+    if (I == 250) {
+      Tree.write(Name, "def broken(:\n");
+      Expected += std::string(Name) + ":1:12: opmig-unparsable-file: cannot parse as Python: "
+                                      "invalid syntax; the rules that read this file skipped it\n";
+      continue;
+    }
+    Tree.write(Name, "from functools import partial\nop_" + std::to_string(I) + " = partial(f)\n");
+    Expected += std::string(Name) + ":2:1: x-partial: op_" + std::to_string(I) + "\n";
+  }
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(),
+                       {makeRule("x-partial", "python", {Kernels}, {{"check", "no-partial-alias"}},
+                                 "{name}")}),
+            Expected);
 }
 
 /// Runs `Body` with PATH naming only an empty folder, so that python3 is

@@ -78,16 +78,76 @@ Migration makeMigration() {
 
 ReviewResult review(const Migration &Mig, bool WithSource = true) {
   llvm::Expected<ReviewResult> R =
-      reviewMigration({Mig.Target, "rope", WithSource ? Mig.Source : ""});
+      reviewMigration({Mig.Target, "rope", WithSource ? Mig.Source : "", {}, ""});
   EXPECT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   return R ? std::move(*R) : ReviewResult{};
+}
+
+/// Rewrites the manifest of `Mig` through `Edit`.
+template <typename Fn> void editManifest(const Migration &Mig, Fn Edit) {
+  std::string Path = Mig.Target + "/csrc/kernels/rope/opmig-manifest.json";
+  llvm::Expected<migrate::Manifest> M = migrate::parseManifest(readFile(Path), Path);
+  ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
+  Edit(*M);
+  writeFile(Path, migrate::serializeManifest(*M));
+}
+
+/// Four layers, required by the generic profile except `module`.
+const char *const Layers = R"(layers:
+  - id: smoke
+    title: low-level smoke
+    spec: S3
+    requires: [["{op}", "*.{op}"], ["*.shape"]]
+    unless: ["*FakeTensorMode"]
+    required-by: [generic]
+    test-names: ["*smoke*"]
+  - id: correctness
+    title: low-level correctness
+    spec: S4
+    requires: [["{op}", "*.{op}"], ["torch.testing.assert_close"]]
+    required-by: [generic]
+    test-names: ["*reference*"]
+  - id: fake
+    title: fake path
+    spec: S6
+    requires: [["*FakeTensorMode", "meta"]]
+    required-by: [generic]
+  - id: module
+    title: module correctness
+    spec: S5
+    requires: [["torch.nn.Module"]]
+)";
+
+/// A test file of the domain: a smoke test through a helper, a fake test, a
+/// placeholder for the reference comparison; and another op's test file
+/// that compares against a reference (it must not count for `rope`).
+void writeTests(const Migration &Mig) {
+  writeFile(Mig.Target + "/tests/test_rope.py",
+            "import pytest\n"
+            "import torch\n"
+            "from torch._subclasses.fake_tensor import FakeTensorMode\n"
+            "from pkg import rope\n\n"
+            "def _run(x):\n    return rope(x).shape\n\n"
+            "def test_rope_smoke():\n    assert _run(torch.ones(2)) == (2,)\n\n"
+            "def test_rope_fake():\n    with FakeTensorMode():\n        rope(torch.ones(2))\n\n"
+            "def test_rope_matches_a_reference():\n    \"\"\"Later.\"\"\"\n"
+            "    pytest.skip('write a reference')\n");
+  writeFile(Mig.Target + "/tests/other/test_gelu.py",
+            "import torch\nfrom pkg import gelu\n\n"
+            "def test_gelu_reference():\n"
+            "    torch.testing.assert_close(gelu(torch.ones(1)), torch.ones(1))\n");
+  writeFile(Mig.Target + "/layers.yaml", Layers);
+  editManifest(Mig, [](migrate::Manifest &M) {
+    M.Ops.push_back({"rope", "demo::rope::rope", "rope", "(Tensor x) -> Tensor", true});
+  });
 }
 
 TEST(ReviewTest, CleanMigrationIsThoughtful) {
   ReviewResult R = review(makeMigration());
   EXPECT_EQ(R.ManifestPath, "csrc/kernels/rope/opmig-manifest.json");
   EXPECT_EQ(renderReviewText(R), "verdict: thoughtful (every closure file is there with its "
-                                 "provenance, nothing extra, the generated glue as generated)\n");
+                                 "provenance, nothing extra, the generated glue as generated, no "
+                                 "upstream name in the API)\n");
 }
 
 TEST(ReviewTest, MissingClosureFileIsIncomplete) {
@@ -167,13 +227,78 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
   EXPECT_EQ(J["reasons"], nlohmann::json::array({"1 over-copy"}));
 }
 
+TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
+  Migration Mig = makeMigration();
+  editManifest(Mig, [](migrate::Manifest &M) {
+    M.Upstream.Repo = "https://github.com/vllm-project/vllm.git";
+    M.Renames = {{"vllm", "demo::rope"}, {"demo", "demo"}};
+    M.Ops.push_back({"vllm_rope", "demo::rope::rope", "rope", "(Tensor x) -> Tensor", true});
+    M.Ops.push_back({"rope", "vllm::rope", "rope", "(Tensor x) -> Tensor", true});
+  });
+  // The comment and the string do not count; the qualified call does.
+  writeFile(Mig.Target + "/csrc/kernels/rope/rope.cu",
+            std::string(MigratedRope) + "// vllm::old\nconst char *S = \"vllm::s\";\n"
+                                        "void g() { vllm::helper(); }\n");
+  EXPECT_EQ(renderReviewText(review(Mig, false)),
+            "name-leak csrc/kernels/rope/opmig-manifest.json: op `vllm_rope` carries the upstream "
+            "name `vllm` into the public API (its torch.ops name and Python wrapper)\n"
+            "name-leak csrc/kernels/rope/opmig-manifest.json: entry `vllm::rope` of op `rope` "
+            "still lives in the upstream namespace `vllm`\n"
+            "name-leak csrc/kernels/rope/rope.cu:7: qualifies a name with the upstream namespace "
+            "`vllm`, which the migration renamed\n"
+            "verdict: mechanical (3 name-leak)\n");
+}
+
+TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(renderReviewText(*R),
+            "untested-layer csrc/kernels/rope/opmig-manifest.json: no test covers the low-level "
+            "correctness layer (S4); placeholders that always skip: "
+            "tests/test_rope.py::test_rope_matches_a_reference\n"
+            "validation layers:\n"
+            "  smoke         required  tests/test_rope.py::test_rope_smoke\n"
+            "  correctness   required  no test (placeholder: "
+            "tests/test_rope.py::test_rope_matches_a_reference)\n"
+            "  fake          required  tests/test_rope.py::test_rope_fake\n"
+            "  module        optional  no test\n"
+            "verdict: mechanical (1 untested-layer)\n");
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+  EXPECT_EQ(J["coverage"][1]["layer"], "correctness");
+  EXPECT_EQ(J["coverage"][1]["required"], true);
+  EXPECT_EQ(J["coverage"][1]["tests"], nlohmann::json::array());
+
+  // A real reference comparison makes the migration thoughtful.
+  writeFile(Mig.Target + "/tests/test_rope_reference.py",
+            "import torch\nfrom pkg import rope\n\n"
+            "def test_rope_reference():\n"
+            "    torch.testing.assert_close(rope(torch.ones(1)), torch.ones(1))\n");
+  R = reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Outcome, Verdict::Thoughtful) << renderReviewText(*R);
+}
+
+TEST(ReviewTest, BadLayersFileNamesItsLine) {
+  Migration Mig = makeMigration();
+  writeFile(Mig.Target + "/layers.yaml", "layers:\n  - id: smoke\n    title: t\n    spec: s\n");
+  llvm::Expected<ReviewResult> R =
+      reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_NE(llvm::toString(R.takeError())
+                .find("layers.yaml:2: layer smoke: `requires` must be a non-empty list"),
+            std::string::npos);
+}
+
 TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {
   Migration Mig = makeMigration();
-  llvm::Expected<ReviewResult> R = reviewMigration({Mig.Target, "attn", ""});
+  llvm::Expected<ReviewResult> R = reviewMigration({Mig.Target, "attn", "", {}, ""});
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("no opmig-manifest.json of domain 'attn'"),
             std::string::npos);
-  R = reviewMigration({Mig.Target + "/nope", "rope", ""});
+  R = reviewMigration({Mig.Target + "/nope", "rope", "", {}, ""});
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("is not a directory"), std::string::npos);
 }
@@ -184,12 +309,12 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   llvm::Expected<GateConfig> Config =
       parseGateConfig("checks: [review]\nreview: {domains: auto}\n", ".opmig.yaml");
   ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
-  llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "");
+  llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "", "");
   ASSERT_TRUE(static_cast<bool>(Clean)) << llvm::toString(Clean.takeError());
   EXPECT_EQ(renderGateSummary(*Clean, Severity::Error), "review rope: thoughtful\ngate: passed\n");
 
   writeFile(Mig.Target + "/csrc/kernels/rope/extra.cuh", "\n");
-  llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "");
+  llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "", "");
   ASSERT_TRUE(static_cast<bool>(Dirty)) << llvm::toString(Dirty.takeError());
   ASSERT_EQ(Dirty->Combined.Findings.size(), 1u);
   EXPECT_EQ(Dirty->Combined.Findings[0].RuleId, ReviewRuleId);
@@ -201,7 +326,7 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
 
   Config = parseGateConfig("checks: [review]\nreview: {domains: [attn]}\n", ".opmig.yaml");
   ASSERT_TRUE(static_cast<bool>(Config));
-  llvm::Expected<GateResult> Unknown = runGate(*Config, Mig.Target, "");
+  llvm::Expected<GateResult> Unknown = runGate(*Config, Mig.Target, "", "");
   ASSERT_FALSE(static_cast<bool>(Unknown));
   EXPECT_NE(llvm::toString(Unknown.takeError()).find("no opmig-manifest.json of domain 'attn'"),
             std::string::npos);

@@ -76,9 +76,12 @@ struct GateResult {
 };
 
 /// Runs the checks of `Config` on the tree at `Root` with the built-in rules
-/// of `BuiltinRulesDir` and the config's extra rules.
+/// of `BuiltinRulesDir` and the config's extra rules; reviews measure test
+/// coverage against `LayersFile` (empty: no coverage). An untested required
+/// layer is a warning: it fails the gate only under `fail-on: warning`.
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &Root,
-                                   const std::string &BuiltinRulesDir);
+                                   const std::string &BuiltinRulesDir,
+                                   const std::string &LayersFile);
 
 /// The summary `opmig gate` prints: findings per rule (new, baselined,
 /// suppressed), the rule tests, and a last line `gate: passed` or

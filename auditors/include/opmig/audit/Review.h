@@ -17,6 +17,9 @@
 #ifndef OPMIG_AUDIT_REVIEW_H
 #define OPMIG_AUDIT_REVIEW_H
 
+#include "opmig/audit/PathGlob.h"
+#include "opmig/audit/ValidationCoverage.h"
+
 #include "llvm/Support/Error.h"
 
 #include <string>
@@ -28,6 +31,12 @@ struct ReviewOptions {
   std::string Target; ///< Root of the target repository.
   std::string Domain; ///< The migrated domain, as `opmig migrate --domain` named it.
   std::string Source; ///< The upstream tree `--source` named; empty: not compared.
+  /// Manifests at paths these match are not looked at (the gate's
+  /// `exclude`: golden copies of migrations, fixtures).
+  std::vector<PathGlob> Exclude;
+  /// The validation layers (rules/review/validation-layers.yaml); empty:
+  /// no coverage matrix.
+  std::string LayersFile;
 };
 
 enum class ReviewKind {
@@ -36,16 +45,19 @@ enum class ReviewKind {
   MissingProvenance, ///< A migrated file whose first line does not name its upstream.
   EditedGlue,        ///< Generated file or block changed since the migration.
   StaleProvenance,   ///< Upstream changed (or vanished) since the migration.
+  NameLeak,          ///< An upstream name in the public API or an old namespace in code.
+  UntestedLayer,     ///< A validation layer the profile requires has no test.
 };
 
 /// `missing-file`, `over-copy`, `missing-provenance`, `edited-glue`,
-/// `stale-provenance`.
+/// `stale-provenance`, `name-leak`, `untested-layer`.
 const char *toString(ReviewKind K);
 
 struct ReviewFinding {
   ReviewKind Kind;
   std::string Path; ///< Relative to the target root (upstream path for stale provenance).
   std::string Message;
+  unsigned Line = 0; ///< 0: about the whole file.
 };
 
 enum class Verdict { Thoughtful, Mechanical, Incomplete };
@@ -56,23 +68,28 @@ struct ReviewResult {
   std::string ManifestPath;            ///< Relative to the target root.
   std::vector<ReviewFinding> Findings; ///< In check order, then by path.
   Verdict Outcome = Verdict::Thoughtful;
-  std::vector<std::string> Reasons; ///< Why the verdict is what it is.
+  std::vector<std::string> Reasons;    ///< Why the verdict is what it is.
+  std::vector<LayerCoverage> Coverage; ///< Empty without a layers file.
 };
 
 /// Reviews the migration of `Options.Domain` in `Options.Target`. InputError
 /// when the target is not a folder, no manifest of the domain is found (or
-/// more than one), or the manifest does not parse.
+/// more than one), the manifest or the layers file does not parse, or
+/// python3 (which reads the tests) is missing.
 llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 
 /// The domains of every `opmig-manifest.json` under `Target`, sorted and
-/// unique (manifests that do not parse are skipped).
-std::vector<std::string> migratedDomains(const std::string &Target);
+/// unique (manifests that do not parse or that `Exclude` matches are
+/// skipped).
+std::vector<std::string> migratedDomains(const std::string &Target,
+                                         const std::vector<PathGlob> &Exclude = {});
 
-/// One line per finding (`<kind> <path>: <message>`), then the verdict and
-/// its reasons.
+/// One line per finding (`<kind> <path>[:<line>]: <message>`), the
+/// coverage matrix, then the verdict and its reasons.
 std::string renderReviewText(const ReviewResult &Result);
 
-/// `opmig.review/1`: domain, manifest, findings, verdict and reasons.
+/// `opmig.review/1`: domain, manifest, findings, coverage, verdict and
+/// reasons.
 std::string renderReviewJson(const ReviewResult &Result);
 
 } // namespace opmig::audit

@@ -1,0 +1,70 @@
+//===- ValidationCoverage.h - Which validation layers have tests -*- C++ -*-===//
+//
+// The specs ask for validation in layers (cache-dit: import safety, API
+// surface, smoke, correctness, module, fake/compile, round-trip, boundary;
+// VeOmni: correctness, precision, edge cases). The layers and what in a test
+// shows that it covers one are data (rules/review/validation-layers.yaml);
+// the tests are read on CPython's parse tree. A test that always skips is a
+// placeholder: it is listed, and covers nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_AUDIT_VALIDATIONCOVERAGE_H
+#define OPMIG_AUDIT_VALIDATIONCOVERAGE_H
+
+#include "opmig/audit/PathGlob.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <vector>
+
+namespace opmig::audit {
+
+struct ValidationLayer {
+  std::string Id;    ///< `smoke`
+  std::string Title; ///< `low-level smoke`
+  std::string Spec;  ///< Where the spec asks for it.
+  /// Globs over the dotted names a test uses and the strings it holds;
+  /// every group must match. `{op}` stands for each op of the domain.
+  std::vector<std::vector<std::string>> Requires;
+  std::vector<std::string> Unless; ///< A match rules the test out.
+  /// Globs over test names: a placeholder test (it always skips, so it
+  /// uses nothing) that matches one is listed as the layer's placeholder.
+  std::vector<std::string> TestNames;
+  std::vector<std::string> RequiredBy; ///< Profiles that require the layer.
+};
+
+/// Reads the layers file. InputError `<Path>:<line>: <problem>` for a file
+/// that does not parse, a missing key or a bad glob.
+llvm::Expected<std::vector<ValidationLayer>> loadValidationLayers(const std::string &Path);
+
+/// The built-in layers file: `$OPMIG_RULES_DIR`, else `CompiledRulesDir`,
+/// then `review/validation-layers.yaml`.
+std::string builtinLayersFile(const std::string &CompiledRulesDir);
+
+struct LayerCoverage {
+  std::string Id, Title, Spec;           ///< The layer's.
+  bool Required = false;                 ///< By the migration's profile.
+  std::vector<std::string> Tests;        ///< `path::test`, relative to the target.
+  std::vector<std::string> Placeholders; ///< Tests that would cover it but always skip.
+};
+
+struct CoverageInput {
+  std::string Target; ///< Root of the target repository.
+  std::string Domain;
+  std::string Profile;
+  std::vector<std::string> Ops;
+  std::vector<PathGlob> Exclude; ///< Paths whose tests are not read.
+};
+
+/// Per layer, the tests of the target that cover it, among the test files
+/// that exercise the domain (a test calls one of its ops, or the file
+/// imports its module or an op). Test files
+/// that do not parse are skipped. InputError when python3 is missing.
+llvm::Expected<std::vector<LayerCoverage>>
+measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &Layers);
+
+} // namespace opmig::audit
+
+#endif

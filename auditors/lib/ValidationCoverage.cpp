@@ -1,0 +1,280 @@
+//===- ValidationCoverage.cpp - Which validation layers have tests --------===//
+
+#include "opmig/audit/ValidationCoverage.h"
+
+#include "PythonAstBridge.h"
+#include "YamlJson.h"
+#include "opmig/analyze/Errors.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+#include <optional>
+#include <set>
+
+namespace opmig::audit {
+
+namespace {
+
+/// Reads the layers file's JSON into layers; `Where` names a pointer's line.
+class LayerReader {
+public:
+  LayerReader(const LocatedJson &Doc, const std::string &Origin) : Doc(Doc), Origin(Origin) {}
+
+  llvm::Expected<std::vector<ValidationLayer>> read() {
+    const nlohmann::json &Layers =
+        Doc.Value.is_object() ? Doc.Value.value("layers", nlohmann::json()) : nlohmann::json();
+    if (!Layers.is_array() || Layers.empty())
+      return error("", "expected a mapping with a non-empty list `layers`");
+    std::vector<ValidationLayer> Result;
+    for (size_t I = 0; I < Layers.size(); ++I) {
+      llvm::Expected<ValidationLayer> Layer = layer(Layers[I], "/layers/" + std::to_string(I));
+      if (!Layer)
+        return Layer.takeError();
+      Result.push_back(std::move(*Layer));
+    }
+    return Result;
+  }
+
+private:
+  llvm::Expected<ValidationLayer> layer(const nlohmann::json &Item, const std::string &At) {
+    if (!Item.is_object())
+      return error(At, "a layer must be a mapping");
+    ValidationLayer L;
+    for (auto [Key, Field] : {std::pair{"id", &L.Id}, {"title", &L.Title}, {"spec", &L.Spec}}) {
+      auto It = Item.find(Key);
+      if (It == Item.end() || !It->is_string() || It->get<std::string>().empty())
+        return error(At, std::string("a layer needs a non-empty string `") + Key + "`");
+      *Field = It->get<std::string>();
+    }
+    const nlohmann::json &Requires = Item.value("requires", nlohmann::json());
+    if (!Requires.is_array() || Requires.empty())
+      return error(At, "layer " + L.Id + ": `requires` must be a non-empty list of glob lists");
+    for (size_t G = 0; G < Requires.size(); ++G) {
+      llvm::Expected<std::vector<std::string>> Group =
+          globs(Requires[G], At + "/requires/" + std::to_string(G));
+      if (!Group)
+        return Group.takeError();
+      L.Requires.push_back(std::move(*Group));
+    }
+    for (auto [Key, Field] : {std::pair{"unless", &L.Unless},
+                              {"required-by", &L.RequiredBy},
+                              {"test-names", &L.TestNames}}) {
+      if (!Item.contains(Key))
+        continue;
+      llvm::Expected<std::vector<std::string>> List = globs(Item[Key], At + "/" + Key);
+      if (!List)
+        return List.takeError();
+      *Field = std::move(*List);
+    }
+    return L;
+  }
+
+  llvm::Expected<std::vector<std::string>> globs(const nlohmann::json &List,
+                                                 const std::string &At) {
+    if (!List.is_array() || List.empty())
+      return error(At, "expected a non-empty list of strings");
+    std::vector<std::string> Result;
+    for (const nlohmann::json &Item : List) {
+      if (!Item.is_string())
+        return error(At, "expected a non-empty list of strings");
+      std::string Text = Item.get<std::string>();
+      if (llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Text); !G)
+        return error(At, "bad glob '" + Text + "': " + llvm::toString(G.takeError()));
+      Result.push_back(std::move(Text));
+    }
+    return Result;
+  }
+
+  llvm::Error error(const std::string &Pointer, const std::string &Problem) const {
+    return inputError(Origin, ":", std::to_string(Doc.lineOf(Pointer)), ": ", Problem);
+  }
+
+  const LocatedJson &Doc;
+  const std::string &Origin;
+};
+
+/// What a test uses, as the Python helper reported it.
+struct TestRecord {
+  std::string File;
+  std::string Name;                 ///< `path::test`
+  std::string Function;             ///< `test_x`, `TestX::test_y`
+  std::vector<std::string> Used;    ///< Dotted names and string constants.
+  std::vector<std::string> Imports; ///< Modules the file imports.
+  bool Placeholder = false;
+};
+
+std::vector<std::string> lines(const std::string &Text) {
+  llvm::SmallVector<llvm::StringRef> Parts;
+  llvm::StringRef(Text).split(Parts, '\n', -1, /*KeepEmpty=*/false);
+  return {Parts.begin(), Parts.end()};
+}
+
+bool skippedFolder(llvm::StringRef Name) {
+  return Name == ".git" || Name == "node_modules" || Name == ".opmig-staging" ||
+         Name == "__pycache__" || Name.starts_with("build") || Name.starts_with(".venv");
+}
+
+bool isTestFile(llvm::StringRef Name) {
+  return Name.ends_with(".py") && (Name.starts_with("test_") || Name.ends_with("_test.py"));
+}
+
+/// pytest's test files under `Root`, relative, sorted.
+std::vector<std::string> findTestFiles(const std::string &Root,
+                                       const std::vector<PathGlob> &Exclude) {
+  std::vector<std::string> Found;
+  std::error_code EC;
+  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    llvm::StringRef Name = llvm::sys::path::filename(It->path());
+    std::string Relative = llvm::StringRef(It->path()).drop_front(Root.size() + 1).str();
+    bool Directory = It->type() == llvm::sys::fs::file_type::directory_file;
+    if (Directory && (skippedFolder(Name) || matchesAny(Exclude, Relative, true))) {
+      It.no_push();
+      continue;
+    }
+    if (!Directory && isTestFile(Name) && !matchesAny(Exclude, Relative))
+      Found.push_back(std::move(Relative));
+  }
+  llvm::sort(Found);
+  return Found;
+}
+
+llvm::Expected<std::vector<TestRecord>> readTests(const std::string &Root,
+                                                  const std::vector<std::string> &Files) {
+  std::vector<std::string> Absolute;
+  PythonTask Task{"opmig-review", "test-functions", nlohmann::json::object(), {}};
+  for (size_t I = 0; I < Files.size(); ++I) {
+    llvm::SmallString<256> Path(Root);
+    llvm::sys::path::append(Path, Files[I]);
+    Absolute.push_back(std::string(Path));
+    Task.Files.push_back(I);
+  }
+  llvm::Expected<PythonAnswer> Answer = runPythonChecks(Absolute, {Task});
+  if (!Answer)
+    return Answer.takeError();
+  std::vector<TestRecord> Tests;
+  for (PythonRecord &R : Answer->Records.front()) {
+    TestRecord T{Files[R.File],
+                 Files[R.File] + "::" + R.Captures["name"],
+                 R.Captures["name"],
+                 lines(R.Captures["uses"]),
+                 lines(R.Captures["imports"]),
+                 !R.Captures["placeholder"].empty()};
+    for (std::string &S : lines(R.Captures["strings"]))
+      T.Used.push_back(std::move(S));
+    Tests.push_back(std::move(T));
+  }
+  return Tests;
+}
+
+/// Globs with `{op}` expanded for each op.
+std::vector<std::string> expandOps(const std::vector<std::string> &Globs,
+                                   const std::vector<std::string> &Ops) {
+  std::vector<std::string> Result;
+  for (const std::string &Glob : Globs) {
+    size_t At = Glob.find("{op}");
+    if (At == std::string::npos) {
+      Result.push_back(Glob);
+      continue;
+    }
+    for (const std::string &Op : Ops)
+      Result.push_back(Glob.substr(0, At) + Op + Glob.substr(At + 4));
+  }
+  return Result;
+}
+
+bool anyMatches(const std::vector<std::string> &Globs, const std::vector<std::string> &Used) {
+  for (const std::string &Text : Globs) {
+    // GlobPattern refers to `Text`, which outlives it here.
+    llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(Text);
+    if (!Glob) {
+      llvm::consumeError(Glob.takeError());
+      continue;
+    }
+    if (llvm::any_of(Used, [&](const std::string &U) { return Glob->match(U); }))
+      return true;
+  }
+  return false;
+}
+
+/// A test exercises the domain when it calls one of its ops or when its
+/// file imports the domain's module (`..._<domain>`, `...<domain>`) or an op.
+bool exercisesDomain(const TestRecord &Test, const CoverageInput &Input) {
+  if (anyMatches(expandOps({"{op}", "*.{op}"}, Input.Ops), Test.Used))
+    return true;
+  return llvm::any_of(Test.Imports, [&](const std::string &Module) {
+    llvm::StringRef Last = llvm::StringRef(Module).rsplit('.').second;
+    if (Last.empty())
+      Last = Module;
+    return Last == Input.Domain || Last == "_" + Input.Domain ||
+           llvm::is_contained(Input.Ops, Last);
+  });
+}
+
+/// Whether `Test` covers `Layer`: a real test by what it uses, a
+/// placeholder (it always skips, so it uses nothing) by its name.
+bool covers(const ValidationLayer &Layer, const TestRecord &Test,
+            const std::vector<std::string> &Ops) {
+  if (Test.Placeholder)
+    return anyMatches(Layer.TestNames, {Test.Function});
+  for (const std::vector<std::string> &Group : Layer.Requires)
+    if (!anyMatches(expandOps(Group, Ops), Test.Used))
+      return false;
+  return !anyMatches(expandOps(Layer.Unless, Ops), Test.Used);
+}
+
+} // namespace
+
+llvm::Expected<std::vector<ValidationLayer>> loadValidationLayers(const std::string &Path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return inputError("cannot read ", Path, ": ", Buffer.getError().message());
+  llvm::Expected<LocatedJson> Doc = parseYamlAsJson((*Buffer)->getBuffer(), Path);
+  if (!Doc)
+    return Doc.takeError();
+  return LayerReader(*Doc, Path).read();
+}
+
+std::string builtinLayersFile(const std::string &CompiledRulesDir) {
+  std::optional<std::string> FromEnv = llvm::sys::Process::GetEnv("OPMIG_RULES_DIR");
+  return (FromEnv && !FromEnv->empty() ? *FromEnv : CompiledRulesDir) +
+         "/review/validation-layers.yaml";
+}
+
+llvm::Expected<std::vector<LayerCoverage>>
+measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &Layers) {
+  std::vector<LayerCoverage> Coverage;
+  for (const ValidationLayer &Layer : Layers)
+    Coverage.push_back({Layer.Id,
+                        Layer.Title,
+                        Layer.Spec,
+                        llvm::is_contained(Layer.RequiredBy, Input.Profile),
+                        {},
+                        {}});
+  std::vector<std::string> Files = findTestFiles(Input.Target, Input.Exclude);
+  if (Files.empty())
+    return Coverage;
+  llvm::Expected<std::vector<TestRecord>> Tests = readTests(Input.Target, Files);
+  if (!Tests)
+    return Tests.takeError();
+  std::set<std::string> DomainFiles;
+  for (const TestRecord &Test : *Tests)
+    if (exercisesDomain(Test, Input))
+      DomainFiles.insert(Test.File);
+  for (const TestRecord &Test : *Tests) {
+    if (!DomainFiles.count(Test.File))
+      continue;
+    for (size_t I = 0; I < Layers.size(); ++I)
+      if (covers(Layers[I], Test, Input.Ops))
+        (Test.Placeholder ? Coverage[I].Placeholders : Coverage[I].Tests).push_back(Test.Name);
+  }
+  return Coverage;
+}
+
+} // namespace opmig::audit
