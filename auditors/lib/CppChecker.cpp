@@ -27,6 +27,7 @@
 #include "llvm/Support/Path.h"
 
 #include <map>
+#include <set>
 
 namespace opmig::audit {
 
@@ -242,6 +243,11 @@ private:
       return Root.takeError();
     std::vector<std::string> Files, Paths;
     std::vector<std::vector<const Rule *>> RulesOf;
+    // The rules' roots are the include roots of the code under them
+    // (`#include "attn/x.cuh"` in csrc/kernels/attn/).
+    std::set<std::string> IncludeDirs;
+    for (const Rule *R : NamespaceRules)
+      IncludeDirs.insert(*Root + "/" + llvm::StringRef(stringParam(*R, "root")).rtrim('/').str());
     for (const std::string &File : Repo.files()) {
       if (!isCppFile(File))
         continue;
@@ -256,7 +262,7 @@ private:
       RulesOf.push_back(std::move(Applicable));
     }
     std::vector<std::optional<std::vector<NamespaceScopeDefinition>>> Definitions =
-        scanDefinitions(Paths);
+        scanDefinitions(Paths, {IncludeDirs.begin(), IncludeDirs.end()});
     for (size_t I = 0; I < Files.size(); ++I) {
       if (!Definitions[I]) {
         Out.push_back(unparsableFinding(Files[I], 0, 0, "clang could not read the file"));

@@ -160,8 +160,14 @@ bool isCudaFile(llvm::StringRef Path) {
 /// The driver's view of a parse of a `.cu` (Cuda) or C++ file, worked out
 /// once: running the driver (toolchain discovery) for every file would
 /// cost as much as the parse itself.
-std::shared_ptr<CompilerInvocation> baseInvocation(bool Cuda) {
+std::shared_ptr<CompilerInvocation> baseInvocation(bool Cuda,
+                                                   const std::vector<std::string> &IncludeDirs) {
+  std::vector<std::string> Includes;
+  for (const std::string &Dir : IncludeDirs)
+    Includes.push_back("-I" + Dir);
   std::vector<const char *> Args = {"clang++"};
+  for (const std::string &Include : Includes)
+    Args.push_back(Include.c_str());
   if (Cuda)
     Args.insert(Args.end(), {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib"});
   else
@@ -209,13 +215,14 @@ std::optional<std::vector<NamespaceScopeDefinition>> scanOne(const CompilerInvoc
 } // namespace
 
 std::vector<std::optional<std::vector<NamespaceScopeDefinition>>>
-scanDefinitions(const std::vector<std::string> &Paths) {
+scanDefinitions(const std::vector<std::string> &Paths,
+                const std::vector<std::string> &IncludeDirs) {
   std::vector<std::optional<std::vector<NamespaceScopeDefinition>>> Found(Paths.size());
   std::shared_ptr<CompilerInvocation> Cuda, Cxx;
   for (const std::string &Path : Paths) {
     std::shared_ptr<CompilerInvocation> &Base = isCudaFile(Path) ? Cuda : Cxx;
     if (!Base)
-      Base = baseInvocation(isCudaFile(Path));
+      Base = baseInvocation(isCudaFile(Path), IncludeDirs);
     if (!Base)
       return Found;
   }

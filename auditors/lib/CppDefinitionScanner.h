@@ -2,9 +2,11 @@
 //
 // `namespace-follows-directory` asks in which namespace each function, class
 // and variable of a file is defined. Clang answers that with a
-// `-fsyntax-only` parse of the file alone: no system or toolkit include
-// paths (a header that is not found is skipped, not fatal), function bodies
-// skipped, errors tolerated and never printed. A definition whose type
+// `-fsyntax-only` parse of the file with the repository's own include roots
+// only: no system or toolkit include paths (a header that is not found is
+// skipped, not fatal), function bodies skipped, errors tolerated and never
+// printed. The project's headers are read, so a macro of theirs that
+// explicitly instantiates a template is seen as the instantiation it is. A definition whose type
 // comes from a missing header (`torch::Tensor f(...)`) is still seen, with
 // an invalid type; its namespace is what matters here.
 //
@@ -34,7 +36,8 @@ struct NamespaceScopeDefinition {
   unsigned Line = 0, Column = 0; ///< Of the name, 1-based.
 };
 
-/// For each file of `Paths` (absolute), the definitions at namespace scope
+/// For each file of `Paths` (absolute), parsed with `IncludeDirs` (absolute,
+/// as `-I`), the definitions at namespace scope
 /// written in it: not those of included headers, not those a macro
 /// generates under a name it pastes together (`PYBIND11_MODULE`,
 /// `TORCH_LIBRARY`), not template specializations (their namespace is their
@@ -43,7 +46,7 @@ struct NamespaceScopeDefinition {
 /// as C++, several at a time. nullopt for a file Clang could not parse at
 /// all (unreadable).
 std::vector<std::optional<std::vector<NamespaceScopeDefinition>>>
-scanDefinitions(const std::vector<std::string> &Paths);
+scanDefinitions(const std::vector<std::string> &Paths, const std::vector<std::string> &IncludeDirs);
 
 } // namespace opmig::audit
 

@@ -198,7 +198,12 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   for (const std::string &Domain : Domains) {
-    llvm::Expected<ReviewResult> Review = reviewMigration({Root, Domain, "", Exclude, LayersFile});
+    ReviewOptions Options;
+    Options.Target = Root;
+    Options.Domain = Domain;
+    Options.Exclude = Exclude;
+    Options.LayersFile = LayersFile;
+    llvm::Expected<ReviewResult> Review = reviewMigration(Options);
     if (!Review)
       return Review.takeError();
     for (const ReviewFinding &RF : Review->Findings) {

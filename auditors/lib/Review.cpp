@@ -93,7 +93,10 @@ llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
 
 class Reviewer {
 public:
-  Reviewer(const ReviewOptions &Options, const Located &L) : Options(Options), L(L) {}
+  /// `Closure`: the upstream files a fresh analysis would port, if known.
+  Reviewer(const ReviewOptions &Options, const Located &L,
+           std::optional<std::set<std::string>> Closure)
+      : Options(Options), L(L), Closure(std::move(Closure)) {}
 
   std::vector<ReviewFinding> run() {
     checkMigratedFiles();
@@ -101,6 +104,8 @@ public:
     checkOverCopy();
     if (!Options.Source.empty())
       checkUpstream();
+    if (Closure)
+      checkClosure(*Closure);
     for (NameLeak &Leak : findUpstreamNameLeaks(L.M, Options.Target, L.Path))
       Findings.push_back(
           {ReviewKind::NameLeak, std::move(Leak.Path), std::move(Leak.Message), Leak.Line});
@@ -195,10 +200,51 @@ private:
     }
   }
 
+  /// The recorded closure against a fresh one: files it now needs are
+  /// missing, files it no longer needs are over-copied.
+  void checkClosure(const std::set<std::string> &Fresh) {
+    std::set<std::string> Recorded;
+    for (const migrate::MigratedFileRecord &F : L.M.Files) {
+      Recorded.insert(F.UpstreamPath);
+      if (!Fresh.count(F.UpstreamPath))
+        add(ReviewKind::OverCopy, F.TargetPath,
+            "migrated from " + F.UpstreamPath + ", which the recomputed closure no longer needs");
+    }
+    for (const std::string &Up : Fresh)
+      if (!Recorded.count(Up))
+        add(ReviewKind::MissingFile, Up,
+            "the recomputed closure needs this upstream file; it was not migrated (re-run opmig "
+            "migrate)");
+  }
+
   const ReviewOptions &Options;
   const Located &L;
+  std::optional<std::set<std::string>> Closure;
   std::vector<ReviewFinding> Findings;
 };
+
+/// The upstream files a migration of the manifest's entries would port
+/// now (registration files are regenerated, not ported); nullopt with the
+/// reason in `Why` when the analysis is partial.
+llvm::Expected<std::optional<std::set<std::string>>>
+recomputeClosure(const ReviewOptions &Options, const migrate::Manifest &M, std::string &Why) {
+  analyze::AnalyzeOptions Analyze = *Options.Recompute;
+  Analyze.SourceRoot = Options.Source;
+  Analyze.Entries = M.Entries;
+  llvm::Expected<analyze::AnalysisResult> Result = analyze::analyzeClosure(Analyze);
+  if (!Result)
+    return Result.takeError();
+  if (Result->isPartial()) {
+    Why = "the analysis of --source was partial (" + llvm::join(Result->PartialReasons, "; ") +
+          "); pass the Clang flags the migration used after --";
+    return std::nullopt;
+  }
+  std::set<std::string> Files;
+  for (const analyze::ClosureFile &F : Result->Files)
+    if (F.Role != analyze::FileRole::Registration)
+      Files.insert(F.Path);
+  return Files;
+}
 
 std::string countOf(const std::vector<ReviewFinding> &Findings, ReviewKind K) {
   size_t N = llvm::count_if(Findings, [&](const ReviewFinding &F) { return F.Kind == K; });
@@ -299,7 +345,15 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   ReviewResult R;
   R.Domain = Options.Domain;
   R.ManifestPath = L->Path;
-  R.Findings = Reviewer(Options, *L).run();
+  std::optional<std::set<std::string>> Closure;
+  if (!Options.Source.empty() && Options.Recompute) {
+    llvm::Expected<std::optional<std::set<std::string>>> Fresh =
+        recomputeClosure(Options, L->M, R.ClosureNotCompared);
+    if (!Fresh)
+      return Fresh.takeError();
+    Closure = std::move(*Fresh);
+  }
+  R.Findings = Reviewer(Options, *L, std::move(Closure)).run();
   if (!Options.LayersFile.empty())
     if (llvm::Error E = addCoverage(Options, *L, R))
       return E;
@@ -326,6 +380,8 @@ std::string renderReviewText(const ReviewResult &Result) {
   for (const ReviewFinding &F : Result.Findings)
     Out += std::string(toString(F.Kind)) + " " + F.Path +
            (F.Line ? ":" + std::to_string(F.Line) : "") + ": " + F.Message + "\n";
+  if (!Result.ClosureNotCompared.empty())
+    Out += "note: closure not recomputed: " + Result.ClosureNotCompared + "\n";
   if (!Result.Coverage.empty())
     Out += "validation layers:\n";
   for (const LayerCoverage &C : Result.Coverage) {
@@ -356,6 +412,7 @@ std::string renderReviewJson(const ReviewResult &Result) {
                                {"required", C.Required},
                                {"tests", C.Tests},
                                {"placeholders", C.Placeholders}});
+  Doc["closure_not_compared"] = Result.ClosureNotCompared;
   Doc["verdict"] = toString(Result.Outcome);
   Doc["reasons"] = Result.Reasons;
   return Doc.dump(2) + "\n";

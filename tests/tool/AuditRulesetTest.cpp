@@ -188,24 +188,17 @@ TEST(AuditRulesetTest, MigratedSampleFollowsTheVeOmniRules) {
   EXPECT_EQ(missingFrom(Outcome.Sites, {}), "") << "findings in a migrated tree";
 }
 
-// Known gap: the namespace check parses each file alone, without the
-// target's include root (csrc/kernels), so the migrated instantiation files,
-// which instantiate `cache_dit::attn::launch_merge_attn_states<T>` through a
-// macro of an unresolved header (`SAMPLE_INSTANTIATE_MERGE(__nv_bfloat16)`),
-// read as global variables. When the check resolves the include root, this
-// expectation becomes empty.
-TEST(AuditRulesetTest, MigratedSampleFollowsTheCacheDitRulesButForKnownGap) {
+// The migrated instantiation files instantiate
+// `cache_dit::attn::launch_merge_attn_states<T>` through a macro of a header
+// under the include root (`SAMPLE_INSTANTIATE_MERGE(__nv_bfloat16)`): the
+// namespace check reads that header, so they are no global variables.
+TEST(AuditRulesetTest, MigratedSampleFollowsTheCacheDitRules) {
   MigrationCase C = sampleIntoCacheDit();
   MigrationSandbox Box(C);
   ToolResult Migrated = runOpmig(migrateArgs(C, Box));
   ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
   AuditOutcome Outcome = audit(Box.Target, "cache-dit");
-  std::set<Site> KnownGap = {{"cache-dit-namespace-follows-extension",
-                              "csrc/kernels/attn/attention/merge_attn_states_bf16.cu", 5},
-                             {"cache-dit-namespace-follows-extension",
-                              "csrc/kernels/attn/attention/merge_attn_states_fp16.cu", 5}};
-  EXPECT_EQ(missingFrom(Outcome.Sites, KnownGap), "") << "findings in a migrated tree";
-  EXPECT_EQ(missingFrom(KnownGap, Outcome.Sites), "") << "the known gap is fixed: drop it here";
+  EXPECT_EQ(missingFrom(Outcome.Sites, {}), "") << "findings in a migrated tree";
 }
 
 } // namespace

@@ -31,10 +31,14 @@ void migrate(Migrated &M) {
   ASSERT_FALSE(M.NativeDir.empty());
 }
 
+/// `review` with `--source`: the closure is recomputed, parsed like the
+/// migration was (the stubs after `--`).
 std::vector<std::string> reviewArgs(const Migrated &M, std::vector<std::string> More = {}) {
   std::vector<std::string> Args = {"review",      "--target", M.Box.Target, "--domain",
-                                   M.Case.Domain, "--source", M.Box.Source};
+                                   M.Case.Domain, "--source", M.Box.Source, "--no-cache"};
   Args.insert(Args.end(), More.begin(), More.end());
+  for (const std::string &Arg : stubArgs())
+    Args.push_back(Arg);
   return Args;
 }
 
@@ -93,6 +97,37 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   EXPECT_EQ(J["verdict"], "mechanical");
   ASSERT_EQ(J["findings"].size(), 1u);
   EXPECT_EQ(J["findings"][0]["kind"], "over-copy");
+
+  // Upstream gains a TU the closure needs, and loses one it needed.
+  fs::copy_file(M.Box.Source + "/csrc/attention/merge_attn_states_fp32.cu",
+                M.Box.Source + "/csrc/attention/merge_attn_states_fp32_again.cu");
+  std::string Bf16 = M.Box.Source + "/csrc/attention/merge_attn_states_bf16.cu";
+  fs::rename(Bf16, Bf16 + ".away"); // Not a source file under that name.
+  R = runOpmig(reviewArgs(M));
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("missing-file csrc/attention/merge_attn_states_fp32_again.cu: the "
+                          "recomputed closure needs this upstream file; it was not migrated"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("merge_attn_states_bf16.cu, which the recomputed closure no longer "
+                          "needs\n"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("stale-provenance csrc/attention/merge_attn_states_bf16.cu: no longer "
+                          "exists upstream\n"),
+            std::string::npos)
+      << R.Stdout;
+  // Parsed without the stubs, the analysis is partial: the closure is not
+  // compared, and the review says so.
+  std::vector<std::string> NoStubs = {"review",      "--target", M.Box.Target, "--domain",
+                                      M.Case.Domain, "--source", M.Box.Source, "--no-cache"};
+  R = runOpmig(NoStubs);
+  EXPECT_NE(R.Stdout.find("note: closure not recomputed: the analysis of --source was partial"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_EQ(R.Stdout.find("recomputed closure needs"), std::string::npos) << R.Stdout;
+  fs::rename(Bf16 + ".away", Bf16);
+  fs::remove(M.Box.Source + "/csrc/attention/merge_attn_states_fp32_again.cu");
 
   // A file the migration wrote is deleted: only what is missing counts.
   for (const fs::directory_entry &E : fs::directory_iterator(M.NativeDir))

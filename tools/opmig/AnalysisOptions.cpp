@@ -38,6 +38,11 @@ void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags) {
                  "repeat for several")
       ->required()
       ->allow_extra_args(false); // One value per occurrence: `--entry a --entry b`.
+  addToolchainOptions(Sub, Flags);
+}
+
+void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags) {
+  analyze::AnalyzeOptions &O = Flags.Options;
   Sub.add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json");
   Sub.add_option("-j,--jobs", O.Jobs, "parallel parses (default: one per core)");
   Sub.add_option("--cache-dir", O.CacheDir,

@@ -2,7 +2,7 @@
 //
 // `analyze` and `migrate` both compute a closure, so they share `--source`,
 // `--entry`, `-p`, the toolchain and cache options and the Clang arguments
-// after `--`.
+// after `--`; `review` recomputes one and shares all but the first two.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,8 +23,14 @@ struct AnalysisFlags {
   bool Quiet = false;
 };
 
-/// Declares the shared options on `Sub`, storing into `Flags`.
+/// Declares the shared options on `Sub`, storing into `Flags`: `--source`,
+/// `--entry` and the toolchain options.
 void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags);
+
+/// Declares only how to parse (`-p`, `-j`, the cache, `--cuda-path`,
+/// `--torch-include`, `--gpu-arch`, `-q`): for commands that know the
+/// source and the entries otherwise, like `review` from a manifest.
+void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags);
 
 /// Completes `Flags.Options` after parsing: Clang arguments after `--`
 /// (relative paths are meant from the current directory), the cache

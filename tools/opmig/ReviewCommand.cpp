@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AnalysisOptions.h"
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "OutputFile.h"
@@ -101,9 +102,21 @@ void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner
   Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runGateCommand(*Args); }});
 }
 
-int runReviewCommand(audit::ReviewOptions Options, const std::vector<std::string> &Exclude,
-                     const std::string &Format) {
-  for (const std::string &Glob : Exclude) {
+struct ReviewArgs {
+  audit::ReviewOptions Options;
+  AnalysisFlags Analysis;
+  std::vector<std::string> Exclude;
+  std::string Format = "text";
+};
+
+int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
+  audit::ReviewOptions Options = Args.Options;
+  if (!Options.Source.empty()) {
+    AnalysisFlags Analysis = Args.Analysis;
+    finishAnalysisOptions(Analysis, PassThrough);
+    Options.Recompute = Analysis.Options;
+  }
+  for (const std::string &Glob : Args.Exclude) {
     llvm::Expected<audit::PathGlob> Compiled = audit::PathGlob::create(Glob);
     if (!Compiled)
       return reportError(
@@ -113,34 +126,37 @@ int runReviewCommand(audit::ReviewOptions Options, const std::vector<std::string
   llvm::Expected<audit::ReviewResult> Result = audit::reviewMigration(Options);
   if (!Result)
     return reportError(Result.takeError());
-  llvm::outs() << (Format == "json" ? audit::renderReviewJson(*Result)
-                                    : audit::renderReviewText(*Result));
+  llvm::outs() << (Args.Format == "json" ? audit::renderReviewJson(*Result)
+                                         : audit::renderReviewText(*Result));
   return Result->Outcome == audit::Verdict::Thoughtful ? ExitSuccess : ExitProblemsFound;
 }
 
 void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  auto Options = std::make_shared<audit::ReviewOptions>();
-  Options->LayersFile = audit::builtinLayersFile(OPMIG_RULES_DIR);
-  auto Format = std::make_shared<std::string>("text");
-  auto Exclude = std::make_shared<std::vector<std::string>>();
+  auto Args = std::make_shared<ReviewArgs>();
+  Args->Options.LayersFile = audit::builtinLayersFile(OPMIG_RULES_DIR);
   CLI::App *Sub = App.add_subcommand("review", "judge a migrated domain the way a reviewer would");
-  Sub->footer("Exit status: 0 thoughtful, 1 mechanical or incomplete, 2 bad input. The checks "
-              "and the verdict's criteria: docs/user-guide.md.");
-  Sub->add_option("--target", Options->Target, "root of the target repository")->required();
-  Sub->add_option("--domain", Options->Domain, "the migrated domain")->required();
-  Sub->add_option("--source", Options->Source,
-                  "the upstream tree migrated from: report files changed there since");
-  Sub->add_option("--layers", Options->LayersFile,
-                  "the validation layers of the coverage matrix (default: the built-in "
-                  "rules/review/validation-layers.yaml)");
-  Sub->add_option("--format", *Format, "output format")
-      ->check(CLI::IsMember({"text", "json"}))
-      ->default_str("text");
-  Sub->add_option("--exclude", *Exclude,
+  Sub->footer("With --source, the closure of the manifest's entries is recomputed from it, parsed "
+              "with the toolchain options and the Clang arguments after `--`.\nExit status: 0 "
+              "thoughtful, 1 mechanical or incomplete, 2 bad input. The checks and the verdict's "
+              "criteria: docs/user-guide.md.");
+  audit::ReviewOptions &O = Args->Options;
+  Sub->add_option("--target", O.Target, "root of the target repository")->required();
+  Sub->add_option("--domain", O.Domain, "the migrated domain")->required();
+  Sub->add_option("--source", O.Source,
+                  "the upstream tree migrated from: report files changed there since, and "
+                  "recompute the closure");
+  Sub->add_option("--exclude", Args->Exclude,
                   "glob of paths (relative to the target) whose manifests and tests are not "
                   "read, e.g. golden copies of migrations; repeatable");
-  Out.push_back({Sub, [Options, Exclude, Format](const std::vector<std::string> &) {
-                   return runReviewCommand(*Options, *Exclude, *Format);
+  Sub->add_option("--layers", O.LayersFile,
+                  "the validation layers of the coverage matrix (default: the built-in "
+                  "rules/review/validation-layers.yaml)");
+  Sub->add_option("--format", Args->Format, "output format")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->default_str("text");
+  addToolchainOptions(*Sub, Args->Analysis);
+  Out.push_back({Sub, [Args](const std::vector<std::string> &PassThrough) {
+                   return runReviewCommand(*Args, PassThrough);
                  }});
 }
 

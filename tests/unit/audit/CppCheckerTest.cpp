@@ -208,6 +208,26 @@ TEST(CppCheckerTest, NamespaceFollowsDirectoryOnCuda) {
             "function `c_entry` is in the global namespace, not in cache_dit::attn\n");
 }
 
+TEST(CppCheckerTest, NamespaceFollowsDirectoryReadsHeadersUnderTheRoot) {
+  // The instantiation macro lives in a header included relative to the
+  // rule's root: read, it makes an explicit instantiation. The same line
+  // whose header is not found reads as a global variable.
+  TempTree Tree;
+  Tree.write("csrc/kernels/attn/kernel.cuh",
+             "namespace cache_dit::attn {\n"
+             "using half_t = float;\n"
+             "template <typename T> void launch(T *x) {}\n"
+             "}\n"
+             "#define INSTANTIATE(T) template void cache_dit::attn::launch<T>(T *);\n");
+  Tree.write("csrc/kernels/attn/kernel_half.cu", "#include \"attn/kernel.cuh\"\n"
+                                                 "INSTANTIATE(cache_dit::attn::half_t)\n");
+  Tree.write("csrc/kernels/attn/kernel_missing.cu", "#include \"elsewhere/kernel.cuh\"\n"
+                                                    "INSTANTIATE(half_t)\n");
+  EXPECT_EQ(runChecker(*checkerFor("cpp"), Tree.root(), {namespaceRule()}),
+            "csrc/kernels/attn/kernel_missing.cu:2:13: cache-dit-namespace-follows-domain: "
+            "variable `half_t` is in the global namespace, not in cache_dit::attn\n");
+}
+
 TEST(CppCheckerTest, NamespaceFollowsDirectoryIgnoresMacroGeneratedAndSpecializations) {
   TempTree Tree;
   // The binding TU: its macros expand (or, with pybind11 missing, are

@@ -76,9 +76,20 @@ Migration makeMigration() {
   return Mig;
 }
 
+/// Options reviewing `Domain` in `Target`, without recomputing the closure.
+ReviewOptions options(const std::string &Target, const std::string &Domain,
+                      const std::string &Source = "", const std::string &LayersFile = "") {
+  ReviewOptions Options;
+  Options.Target = Target;
+  Options.Domain = Domain;
+  Options.Source = Source;
+  Options.LayersFile = LayersFile;
+  return Options;
+}
+
 ReviewResult review(const Migration &Mig, bool WithSource = true) {
   llvm::Expected<ReviewResult> R =
-      reviewMigration({Mig.Target, "rope", WithSource ? Mig.Source : "", {}, ""});
+      reviewMigration(options(Mig.Target, "rope", WithSource ? Mig.Source : ""));
   EXPECT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   return R ? std::move(*R) : ReviewResult{};
 }
@@ -253,7 +264,7 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
   Migration Mig = makeMigration();
   writeTests(Mig);
   llvm::Expected<ReviewResult> R =
-      reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(renderReviewText(*R),
             "untested-layer csrc/kernels/rope/opmig-manifest.json: no test covers the low-level "
@@ -276,7 +287,7 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
             "import torch\nfrom pkg import rope\n\n"
             "def test_rope_reference():\n"
             "    torch.testing.assert_close(rope(torch.ones(1)), torch.ones(1))\n");
-  R = reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+  R = reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(R->Outcome, Verdict::Thoughtful) << renderReviewText(*R);
 }
@@ -285,7 +296,7 @@ TEST(ReviewTest, BadLayersFileNamesItsLine) {
   Migration Mig = makeMigration();
   writeFile(Mig.Target + "/layers.yaml", "layers:\n  - id: smoke\n    title: t\n    spec: s\n");
   llvm::Expected<ReviewResult> R =
-      reviewMigration({Mig.Target, "rope", "", {}, Mig.Target + "/layers.yaml"});
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError())
                 .find("layers.yaml:2: layer smoke: `requires` must be a non-empty list"),
@@ -294,11 +305,11 @@ TEST(ReviewTest, BadLayersFileNamesItsLine) {
 
 TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {
   Migration Mig = makeMigration();
-  llvm::Expected<ReviewResult> R = reviewMigration({Mig.Target, "attn", "", {}, ""});
+  llvm::Expected<ReviewResult> R = reviewMigration(options(Mig.Target, "attn"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("no opmig-manifest.json of domain 'attn'"),
             std::string::npos);
-  R = reviewMigration({Mig.Target + "/nope", "rope", "", {}, ""});
+  R = reviewMigration(options(Mig.Target + "/nope", "rope"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("is not a directory"), std::string::npos);
 }

@@ -17,11 +17,13 @@
 #ifndef OPMIG_AUDIT_REVIEW_H
 #define OPMIG_AUDIT_REVIEW_H
 
+#include "opmig/analyze/Analyzer.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ValidationCoverage.h"
 
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +39,9 @@ struct ReviewOptions {
   /// The validation layers (rules/review/validation-layers.yaml); empty:
   /// no coverage matrix.
   std::string LayersFile;
+  /// With `Source`: how to parse it to recompute the closure of the
+  /// manifest's entries (the review fills in the source and the entries).
+  std::optional<analyze::AnalyzeOptions> Recompute;
 };
 
 enum class ReviewKind {
@@ -70,12 +75,16 @@ struct ReviewResult {
   Verdict Outcome = Verdict::Thoughtful;
   std::vector<std::string> Reasons;    ///< Why the verdict is what it is.
   std::vector<LayerCoverage> Coverage; ///< Empty without a layers file.
+  /// Why the closure was not compared although asked for (a partial
+  /// analysis); empty when it was, or was not asked for.
+  std::string ClosureNotCompared;
 };
 
 /// Reviews the migration of `Options.Domain` in `Options.Target`. InputError
 /// when the target is not a folder, no manifest of the domain is found (or
-/// more than one), the manifest or the layers file does not parse, or
-/// python3 (which reads the tests) is missing.
+/// more than one), the manifest or the layers file does not parse,
+/// python3 (which reads the tests) is missing, or the closure cannot be
+/// recomputed (an entry upstream no longer has).
 llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 
 /// The domains of every `opmig-manifest.json` under `Target`, sorted and
