@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs missing system packages, builds, and runs opmig's main job on the
-# bundled sample: analyze samples/upstream, then migrate its merge_attn_states
-# op into a copy of a small cache-dit-like target repository. Subcommands that
-# are not in this release are listed as such, not run.
+# bundled sample: analyze samples/upstream, migrate its merge_attn_states op
+# into a copy of a small cache-dit-like target repository, then audit the
+# target against the cache-dit rules and review the migration. Subcommands
+# that are not in this release are listed as such, not run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # shellcheck source=scripts/common.sh
@@ -26,6 +27,20 @@ step() {
   printf ' %q' "$@"
   printf '\n'
   "$@"
+}
+
+# Like step, for a command whose exit code 1 (problems found) is the expected
+# outcome here: says why, and goes on; any other failure stops the demo.
+step_expecting_findings() {
+  local why="$1"
+  shift
+  local code=0
+  step "$@" || code=$?
+  case "$code" in
+    0) ;;
+    1) printf '(exit 1, as expected: %s)\n' "$why" ;;
+    *) die "the step above failed with exit code $code" ;;
+  esac
 }
 
 # For subcommands that are planned but not implemented in this release.
@@ -67,8 +82,18 @@ step "analyze the migrated native tree and verify that it compiles and links alo
   --entry cache_dit::attn::merge_attn_states --verify \
   "${TORCH_STUBS[@]}" -I "$DEMO_OUT/target/csrc/kernels"
 
-planned validate
-planned audit
+step "audit: the migrated target against the cache-dit rules" \
+  "$OPMIG" audit "$DEMO_OUT/target" --profile cache-dit
 
-printf '\nDemo finished. JSON analysis: %s; migrated target: %s\n' \
-  "$DEMO_OUT/analysis.json" "$DEMO_OUT/target"
+step "audit: the same as SARIF 2.1.0 for code scanning, written to $DEMO_OUT/audit.sarif" \
+  "$OPMIG" audit "$DEMO_OUT/target" --profile cache-dit --format sarif -o "$DEMO_OUT/audit.sarif"
+
+step_expecting_findings \
+  "the generated smoke and reference tests are placeholders: a person writes them" \
+  "review: the migration as a reviewer sees it (closure recomputed from the sample)" \
+  "$OPMIG" review --target "$DEMO_OUT/target" --domain attn --source "$SAMPLE" "${TORCH_STUBS[@]}"
+
+planned validate
+
+printf '\nDemo finished. JSON analysis: %s; migrated target: %s; SARIF: %s\n' \
+  "$DEMO_OUT/analysis.json" "$DEMO_OUT/target" "$DEMO_OUT/audit.sarif"

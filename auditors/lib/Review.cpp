@@ -289,7 +289,7 @@ llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewRe
   for (const LayerCoverage &C : R.Coverage) {
     if (!C.Required || !C.Tests.empty())
       continue;
-    std::string Message = "no test covers the " + C.Title + " layer (" + C.Spec + ")";
+    std::string Message = "no test covers the " + C.Title + " layer, asked for by " + C.Spec;
     if (!C.Placeholders.empty())
       Message += "; placeholders that always skip: " + llvm::join(C.Placeholders, ", ");
     R.Findings.push_back({ReviewKind::UntestedLayer, L.Path, Message, 0});

@@ -268,7 +268,7 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(renderReviewText(*R),
             "untested-layer csrc/kernels/rope/opmig-manifest.json: no test covers the low-level "
-            "correctness layer (S4); placeholders that always skip: "
+            "correctness layer, asked for by S4; placeholders that always skip: "
             "tests/test_rope.py::test_rope_matches_a_reference\n"
             "validation layers:\n"
             "  smoke         required  tests/test_rope.py::test_rope_smoke\n"
