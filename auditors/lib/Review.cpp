@@ -2,6 +2,7 @@
 
 #include "opmig/audit/Review.h"
 
+#include "TargetFiles.h"
 #include "UpstreamNameLeaks.h"
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
@@ -34,33 +35,12 @@ std::string join(const std::string &Root, const std::string &Relative) {
   return std::string(Path);
 }
 
-/// Folders a manifest never lives in: version control and build output.
-bool skippedFolder(llvm::StringRef Name) {
-  return Name == ".git" || Name == "node_modules" || Name == ".opmig-staging" ||
-         Name == "__pycache__" || Name.starts_with("build");
-}
-
 /// Every `opmig-manifest.json` under `Root` that `Exclude` does not match,
 /// relative, sorted.
 std::vector<std::string> findManifests(const std::string &Root,
                                        const std::vector<PathGlob> &Exclude) {
-  std::vector<std::string> Found;
-  std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    if (It->type() == llvm::sys::fs::file_type::directory_file && skippedFolder(Name)) {
-      It.no_push();
-      continue;
-    }
-    if (Name != migrate::ManifestFileName)
-      continue;
-    std::string Relative = llvm::StringRef(It->path()).drop_front(Root.size() + 1).str();
-    if (!matchesAny(Exclude, Relative))
-      Found.push_back(std::move(Relative));
-  }
-  llvm::sort(Found);
-  return Found;
+  return findTargetFiles(Root, "", Exclude,
+                         [](llvm::StringRef Name) { return Name == migrate::ManifestFileName; });
 }
 
 struct Located {
@@ -169,24 +149,10 @@ private:
     for (const migrate::GeneratedFileRecord &G : L.M.Generated)
       Known.insert(G.TargetPath);
     std::string NativeDir = llvm::sys::path::parent_path(L.Path).str();
-    std::string Root = join(Options.Target, NativeDir);
-    std::vector<std::string> Extra;
-    std::error_code EC;
-    for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
-         It.increment(EC)) {
-      if (It->type() == llvm::sys::fs::file_type::directory_file) {
-        if (skippedFolder(llvm::sys::path::filename(It->path())))
-          It.no_push();
-        continue;
-      }
-      std::string Relative =
-          llvm::StringRef(It->path()).drop_front(Options.Target.size() + 1).str();
-      if (!Known.count(Relative))
-        Extra.push_back(Relative);
-    }
-    llvm::sort(Extra);
-    for (const std::string &Path : Extra)
-      add(ReviewKind::OverCopy, Path, "in the native folder but neither migrated nor generated");
+    for (const std::string &Path :
+         findTargetFiles(Options.Target, NativeDir, {}, [](llvm::StringRef) { return true; }))
+      if (!Known.count(Path))
+        add(ReviewKind::OverCopy, Path, "in the native folder but neither migrated nor generated");
   }
 
   void checkUpstream() {

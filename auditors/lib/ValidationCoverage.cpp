@@ -3,12 +3,12 @@
 #include "opmig/audit/ValidationCoverage.h"
 
 #include "PythonAstBridge.h"
+#include "TargetFiles.h"
 #include "YamlJson.h"
 #include "opmig/analyze/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -115,34 +115,8 @@ std::vector<std::string> lines(const std::string &Text) {
   return {Parts.begin(), Parts.end()};
 }
 
-bool skippedFolder(llvm::StringRef Name) {
-  return Name == ".git" || Name == "node_modules" || Name == ".opmig-staging" ||
-         Name == "__pycache__" || Name.starts_with("build") || Name.starts_with(".venv");
-}
-
 bool isTestFile(llvm::StringRef Name) {
   return Name.ends_with(".py") && (Name.starts_with("test_") || Name.ends_with("_test.py"));
-}
-
-/// pytest's test files under `Root`, relative, sorted.
-std::vector<std::string> findTestFiles(const std::string &Root,
-                                       const std::vector<PathGlob> &Exclude) {
-  std::vector<std::string> Found;
-  std::error_code EC;
-  for (llvm::sys::fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    llvm::StringRef Name = llvm::sys::path::filename(It->path());
-    std::string Relative = llvm::StringRef(It->path()).drop_front(Root.size() + 1).str();
-    bool Directory = It->type() == llvm::sys::fs::file_type::directory_file;
-    if (Directory && (skippedFolder(Name) || matchesAny(Exclude, Relative, true))) {
-      It.no_push();
-      continue;
-    }
-    if (!Directory && isTestFile(Name) && !matchesAny(Exclude, Relative))
-      Found.push_back(std::move(Relative));
-  }
-  llvm::sort(Found);
-  return Found;
 }
 
 llvm::Expected<std::vector<TestRecord>> readTests(const std::string &Root,
@@ -257,7 +231,7 @@ measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &
                         llvm::is_contained(Layer.RequiredBy, Input.Profile),
                         {},
                         {}});
-  std::vector<std::string> Files = findTestFiles(Input.Target, Input.Exclude);
+  std::vector<std::string> Files = findTargetFiles(Input.Target, "", Input.Exclude, isTestFile);
   if (Files.empty())
     return Coverage;
   llvm::Expected<std::vector<TestRecord>> Tests = readTests(Input.Target, Files);
