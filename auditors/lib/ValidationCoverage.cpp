@@ -14,6 +14,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 
+#include <deque>
 #include <optional>
 #include <set>
 
@@ -147,40 +148,72 @@ llvm::Expected<std::vector<TestRecord>> readTests(const std::string &Root,
   return Tests;
 }
 
-/// Globs with `{op}` expanded for each op.
-std::vector<std::string> expandOps(const std::vector<std::string> &Globs,
-                                   const std::vector<std::string> &Ops) {
-  std::vector<std::string> Result;
-  for (const std::string &Glob : Globs) {
-    size_t At = Glob.find("{op}");
-    if (At == std::string::npos) {
-      Result.push_back(Glob);
-      continue;
+/// Globs with `{op}` expanded for each op, compiled once.
+class GlobSet {
+public:
+  GlobSet(const std::vector<std::string> &Globs, const std::vector<std::string> &Ops) {
+    for (const std::string &Glob : Globs) {
+      size_t At = Glob.find("{op}");
+      if (At == std::string::npos)
+        add(Glob);
+      else
+        for (const std::string &Op : Ops)
+          add(Glob.substr(0, At) + Op + Glob.substr(At + 4));
     }
-    for (const std::string &Op : Ops)
-      Result.push_back(Glob.substr(0, At) + Op + Glob.substr(At + 4));
   }
-  return Result;
-}
 
-bool anyMatches(const std::vector<std::string> &Globs, const std::vector<std::string> &Used) {
-  for (const std::string &Text : Globs) {
-    // GlobPattern refers to `Text`, which outlives it here.
-    llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(Text);
-    if (!Glob) {
-      llvm::consumeError(Glob.takeError());
-      continue;
-    }
-    if (llvm::any_of(Used, [&](const std::string &U) { return Glob->match(U); }))
-      return true;
+  // A copy's globs would refer to the original's texts.
+  GlobSet(const GlobSet &) = delete;
+  GlobSet &operator=(const GlobSet &) = delete;
+
+  /// Whether a glob matches one of `Names`.
+  bool matchesAny(const std::vector<std::string> &Names) const {
+    return llvm::any_of(Globs, [&](const llvm::GlobPattern &Glob) {
+      return llvm::any_of(Names, [&](const std::string &Name) { return Glob.match(Name); });
+    });
   }
-  return false;
-}
+
+private:
+  void add(std::string Text) {
+    // llvm::GlobPattern keeps a StringRef to its text: a deque never moves
+    // its elements. The layers file's globs were validated when it was read.
+    llvm::Expected<llvm::GlobPattern> Glob = llvm::GlobPattern::create(Texts.emplace_back(Text));
+    if (Glob)
+      Globs.push_back(std::move(*Glob));
+    else
+      llvm::consumeError(Glob.takeError());
+  }
+
+  std::deque<std::string> Texts;
+  std::vector<llvm::GlobPattern> Globs;
+};
+
+/// A layer's globs for the ops of one domain.
+struct LayerMatcher {
+  LayerMatcher(const ValidationLayer &Layer, const std::vector<std::string> &Ops)
+      : Unless(Layer.Unless, Ops), TestNames(Layer.TestNames, {}) {
+    for (const std::vector<std::string> &Group : Layer.Requires)
+      Requires.emplace_back(Group, Ops);
+  }
+
+  /// Whether `Test` covers the layer: a real test by what it uses, a
+  /// placeholder (it always skips, so it uses nothing) by its name.
+  bool covers(const TestRecord &Test) const {
+    if (Test.Placeholder)
+      return TestNames.matchesAny({Test.Function});
+    return llvm::all_of(Requires,
+                        [&](const GlobSet &Group) { return Group.matchesAny(Test.Used); }) &&
+           !Unless.matchesAny(Test.Used);
+  }
+
+  std::deque<GlobSet> Requires;
+  GlobSet Unless, TestNames;
+};
 
 /// A test exercises the domain when it calls one of its ops or when its
 /// file imports the domain's module (`..._<domain>`, `...<domain>`) or an op.
-bool exercisesDomain(const TestRecord &Test, const CoverageInput &Input) {
-  if (anyMatches(expandOps({"{op}", "*.{op}"}, Input.Ops), Test.Used))
+bool exercisesDomain(const TestRecord &Test, const CoverageInput &Input, const GlobSet &OpCalls) {
+  if (OpCalls.matchesAny(Test.Used))
     return true;
   return llvm::any_of(Test.Imports, [&](const std::string &Module) {
     llvm::StringRef Last = llvm::StringRef(Module).rsplit('.').second;
@@ -189,18 +222,6 @@ bool exercisesDomain(const TestRecord &Test, const CoverageInput &Input) {
     return Last == Input.Domain || Last == "_" + Input.Domain ||
            llvm::is_contained(Input.Ops, Last);
   });
-}
-
-/// Whether `Test` covers `Layer`: a real test by what it uses, a
-/// placeholder (it always skips, so it uses nothing) by its name.
-bool covers(const ValidationLayer &Layer, const TestRecord &Test,
-            const std::vector<std::string> &Ops) {
-  if (Test.Placeholder)
-    return anyMatches(Layer.TestNames, {Test.Function});
-  for (const std::vector<std::string> &Group : Layer.Requires)
-    if (!anyMatches(expandOps(Group, Ops), Test.Used))
-      return false;
-  return !anyMatches(expandOps(Layer.Unless, Ops), Test.Used);
 }
 
 } // namespace
@@ -237,15 +258,19 @@ measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &
   llvm::Expected<std::vector<TestRecord>> Tests = readTests(Input.Target, Files);
   if (!Tests)
     return Tests.takeError();
+  GlobSet OpCalls({"{op}", "*.{op}"}, Input.Ops);
   std::set<std::string> DomainFiles;
   for (const TestRecord &Test : *Tests)
-    if (exercisesDomain(Test, Input))
+    if (exercisesDomain(Test, Input, OpCalls))
       DomainFiles.insert(Test.File);
+  std::deque<LayerMatcher> Matchers;
+  for (const ValidationLayer &Layer : Layers)
+    Matchers.emplace_back(Layer, Input.Ops);
   for (const TestRecord &Test : *Tests) {
     if (!DomainFiles.count(Test.File))
       continue;
     for (size_t I = 0; I < Layers.size(); ++I)
-      if (covers(Layers[I], Test, Input.Ops))
+      if (Matchers[I].covers(Test))
         (Test.Placeholder ? Coverage[I].Placeholders : Coverage[I].Tests).push_back(Test.Name);
   }
   return Coverage;
