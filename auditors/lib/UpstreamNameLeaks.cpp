@@ -32,21 +32,8 @@ std::string repositoryName(llvm::StringRef Repo) {
   return Repo.rsplit('/').second.rsplit(':').second.lower();
 }
 
-/// The namespaces the migration renamed away (first components the new
-/// names drop) and the upstream repository's name, lower-case.
-std::set<std::string> upstreamNames(const migrate::Manifest &M) {
-  std::set<std::string> Names;
-  for (const migrate::NamespaceRename &R : M.Renames) {
-    std::vector<std::string> From = components(R.From), To = components(R.To);
-    if (!From.empty() && R.From != R.To && !llvm::is_contained(To, From.front()))
-      Names.insert(llvm::StringRef(From.front()).lower());
-  }
-  if (std::string Repo = repositoryName(M.Upstream.Repo); Repo.size() >= 3)
-    Names.insert(Repo);
-  return Names;
-}
-
-/// The old namespaces (exact spelling) the migration renamed away.
+/// The old namespaces (first components, as spelled) the migration renamed
+/// away: those whose new name does not keep them.
 std::set<std::string> renamedNamespaces(const migrate::Manifest &M) {
   std::set<std::string> Names;
   for (const migrate::NamespaceRename &R : M.Renames) {
@@ -54,6 +41,17 @@ std::set<std::string> renamedNamespaces(const migrate::Manifest &M) {
     if (!From.empty() && R.From != R.To && !llvm::is_contained(To, From.front()))
       Names.insert(From.front());
   }
+  return Names;
+}
+
+/// The upstream names, lower-case: the renamed namespaces and the upstream
+/// repository's name.
+std::set<std::string> upstreamNames(const migrate::Manifest &M) {
+  std::set<std::string> Names;
+  for (const std::string &Namespace : renamedNamespaces(M))
+    Names.insert(llvm::StringRef(Namespace).lower());
+  if (std::string Repo = repositoryName(M.Upstream.Repo); Repo.size() >= 3)
+    Names.insert(Repo);
   return Names;
 }
 
