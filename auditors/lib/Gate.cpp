@@ -193,8 +193,8 @@ std::vector<PathGlob> excludeGlobs(const GateConfig &Config) {
 
 /// Reviews each domain and reports its problems as findings.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
-                              const std::string &LayersFile, GateResult &Result) {
-  std::vector<PathGlob> Exclude = excludeGlobs(Config);
+                              const std::vector<PathGlob> &Exclude, const std::string &LayersFile,
+                              GateResult &Result) {
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   for (const std::string &Domain : Domains) {
@@ -221,12 +221,6 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
     Result.Reviews.push_back(std::move(*Review));
   }
   return llvm::Error::success();
-}
-
-/// Drops the findings in files the config excludes.
-void dropExcluded(const GateConfig &Config, std::vector<Finding> &Findings) {
-  std::vector<PathGlob> Globs = excludeGlobs(Config);
-  llvm::erase_if(Findings, [&](const Finding &F) { return matchesAny(Globs, F.File); });
 }
 
 } // namespace
@@ -266,6 +260,7 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     return inputError("cannot resolve ", RootArg, ": ", EC.message());
   llvm::sys::path::remove_dots(AbsoluteRoot, /*remove_dot_dot=*/true);
   std::string Root(AbsoluteRoot);
+  std::vector<PathGlob> Exclude = excludeGlobs(Config);
   GateResult Result;
   Result.Combined.Root = Root;
   Result.Combined.Profile = Config.Profile;
@@ -282,10 +277,11 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     if (!Audit)
       return Audit.takeError();
     Result.Combined = std::move(*Audit);
-    dropExcluded(Config, Result.Combined.Findings);
+    llvm::erase_if(Result.Combined.Findings,
+                   [&](const Finding &F) { return matchesAny(Exclude, F.File); });
   }
   if (Config.RunReview)
-    if (llvm::Error E = addReviewFindings(Config, Root, LayersFile, Result))
+    if (llvm::Error E = addReviewFindings(Config, Root, Exclude, LayersFile, Result))
       return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);
