@@ -155,14 +155,6 @@ std::string relativeTo(const std::string &Root, const std::string &Path) {
   return Path;
 }
 
-std::string underRoot(const std::string &Root, const std::string &Path) {
-  if (llvm::sys::path::is_absolute(Path))
-    return Path;
-  llvm::SmallString<256> Joined(Root);
-  llvm::sys::path::append(Joined, Path);
-  return std::string(Joined);
-}
-
 /// A rule whose fixtures fail, as findings at its rule file: the gate's
 /// reports then carry them like any other problem.
 void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutcome> &Outcomes,
@@ -225,6 +217,14 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
 
 } // namespace
 
+std::string pathUnderRoot(const std::string &Root, const std::string &Path) {
+  if (llvm::sys::path::is_absolute(Path))
+    return Path;
+  llvm::SmallString<256> Joined(Root);
+  llvm::sys::path::append(Joined, Path);
+  return std::string(Joined);
+}
+
 llvm::Expected<GateConfig> parseGateConfig(llvm::StringRef Text, const std::string &Origin) {
   llvm::Expected<LocatedJson> Doc = parseYamlAsJson(Text, Origin);
   if (!Doc)
@@ -253,7 +253,7 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
                                    const std::string &LayersFile) {
   std::vector<std::string> RulePaths{BuiltinRulesDir};
   for (const std::string &Extra : Config.Rules)
-    RulePaths.push_back(underRoot(RootArg, Extra));
+    RulePaths.push_back(pathUnderRoot(RootArg, Extra));
   // Rule files and fixtures are reported relative to an absolute root.
   llvm::SmallString<256> AbsoluteRoot(RootArg);
   if (std::error_code EC = llvm::sys::fs::make_absolute(AbsoluteRoot))
@@ -271,7 +271,7 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     Options.RulePaths = RulePaths;
     Options.BuiltinRulesDir = BuiltinRulesDir;
     if (!Config.Baseline.empty())
-      Options.BaselinePath = underRoot(Root, Config.Baseline);
+      Options.BaselinePath = pathUnderRoot(Root, Config.Baseline);
     Options.FailOn = Config.FailOn;
     llvm::Expected<AuditResult> Audit = runAudit(Options);
     if (!Audit)

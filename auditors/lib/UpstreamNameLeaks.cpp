@@ -2,6 +2,8 @@
 
 #include "UpstreamNameLeaks.h"
 
+#include "opmig/analyze/SourceTree.h"
+
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/STLExtras.h"
@@ -53,11 +55,6 @@ std::set<std::string> upstreamNames(const migrate::Manifest &M) {
   if (std::string Repo = repositoryName(M.Upstream.Repo); Repo.size() >= 3)
     Names.insert(Repo);
   return Names;
-}
-
-bool isCppFile(llvm::StringRef Path) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return llvm::is_contained({".h", ".hpp", ".hh", ".cuh", ".cpp", ".cc", ".cxx", ".cu"}, Ext);
 }
 
 /// `ns::` qualifications by a renamed namespace, as (line, namespace).
@@ -119,7 +116,7 @@ private:
   }
 
   void checkFile(const std::string &Relative) {
-    if (Namespaces.empty() || !isCppFile(Relative))
+    if (Namespaces.empty() || !analyze::isSourceFileName(Relative))
       return;
     llvm::SmallString<256> Path(Target);
     llvm::sys::path::append(Path, Relative);

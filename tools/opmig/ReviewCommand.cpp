@@ -30,15 +30,6 @@ struct GateArgs {
   std::string Sarif, JUnit;
 };
 
-/// A path from `.opmig.yaml` is relative to the gated root.
-std::string underRoot(const std::string &Root, const std::string &Path) {
-  if (llvm::sys::path::is_absolute(Path))
-    return Path;
-  llvm::SmallString<256> Joined(Root);
-  llvm::sys::path::append(Joined, Path);
-  return std::string(Joined);
-}
-
 /// Writes a report, creating its folder first: CI configs name report
 /// folders that a fresh checkout does not have.
 llvm::Error writeReport(const std::string &Path, const std::string &Content) {
@@ -52,10 +43,10 @@ llvm::Error writeReport(const std::string &Path, const std::string &Content) {
 llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
                          const audit::GateResult &Result) {
   std::string Sarif = !Args.Sarif.empty()     ? Args.Sarif
-                      : !Config.Sarif.empty() ? underRoot(Args.Root, Config.Sarif)
+                      : !Config.Sarif.empty() ? audit::pathUnderRoot(Args.Root, Config.Sarif)
                                               : "";
   std::string JUnit = !Args.JUnit.empty()     ? Args.JUnit
-                      : !Config.JUnit.empty() ? underRoot(Args.Root, Config.JUnit)
+                      : !Config.JUnit.empty() ? audit::pathUnderRoot(Args.Root, Config.JUnit)
                                               : "";
   if (!Sarif.empty())
     if (llvm::Error E = writeReport(Sarif, audit::renderSarif(Result.Combined, OPMIG_VERSION)))
@@ -70,7 +61,8 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
 int runGateCommand(const GateArgs &Args) {
   if (!llvm::sys::fs::is_directory(Args.Root))
     return reportError(inputError("'", Args.Root, "' is not a directory"));
-  std::string ConfigPath = Args.Config.empty() ? underRoot(Args.Root, ".opmig.yaml") : Args.Config;
+  std::string ConfigPath =
+      Args.Config.empty() ? audit::pathUnderRoot(Args.Root, ".opmig.yaml") : Args.Config;
   llvm::Expected<audit::GateConfig> Config = audit::readGateConfig(ConfigPath);
   if (!Config)
     return reportError(Config.takeError());

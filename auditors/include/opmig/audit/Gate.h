@@ -83,6 +83,10 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
                                    const std::string &BuiltinRulesDir,
                                    const std::string &LayersFile);
 
+/// A path of `.opmig.yaml` (reports, baseline, rules) resolved against the
+/// gated root; an absolute one stays as it is.
+std::string pathUnderRoot(const std::string &Root, const std::string &Path);
+
 /// The summary `opmig gate` prints: findings per rule (new, baselined,
 /// suppressed), the rule tests, and a last line `gate: passed` or
 /// `gate: failed (N new at or above <severity>)`.
