@@ -3,13 +3,9 @@
 #include "PythonAstBridge.h"
 
 #include "opmig/analyze/Errors.h"
+#include "opmig/migrate/PythonHelper.h"
 
-#include "llvm/ADT/SmallString.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace opmig::audit {
 
@@ -23,29 +19,6 @@ const char *const ChecksScript =
 /// A thousand files parse in about a second; the limit only guards against
 /// a hang.
 constexpr unsigned HelperTimeoutSeconds = 600;
-
-/// Keeps the tail of the helper's stderr in an error: a traceback's last
-/// lines say what went wrong.
-constexpr size_t StderrTail = 2000;
-
-struct TemporaryFile {
-  llvm::SmallString<128> Path;
-  std::optional<llvm::FileRemover> Remover;
-};
-
-llvm::Error createTemporary(llvm::StringRef Suffix, TemporaryFile &File) {
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-audit-py", Suffix, File.Path))
-    return llvm::createStringError(EC, "cannot create a temporary file for the Python helper");
-  File.Remover.emplace(File.Path);
-  return llvm::Error::success();
-}
-
-llvm::Expected<std::string> readWhole(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(), "cannot read %s", Path.str().c_str());
-  return (*Buffer)->getBuffer().str();
-}
 
 nlohmann::json requestOf(const std::vector<std::string> &Files,
                          const std::vector<PythonTask> &Tasks) {
@@ -100,36 +73,9 @@ llvm::Expected<PythonAnswer> runPythonChecks(const std::vector<std::string> &Fil
   if (!Python)
     return inputError("python3 is not on PATH; the python rules read files through CPython's ast: "
                       "install python3 (3.8 or newer) or run without python rules");
-  TemporaryFile Input, Output, Errors;
-  for (auto [Suffix, File] : {std::pair{"json", &Input}, {"out", &Output}, {"err", &Errors}})
-    if (llvm::Error E = createTemporary(Suffix, *File))
-      return E;
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Input.Path, EC);
-    if (EC)
-      return llvm::createStringError(EC, "cannot write the Python helper's request");
-    OS << requestOf(Files, Tasks).dump();
-  }
-  // -I -S: neither user site, site packages nor PYTHON* variables change
-  // what the helper sees, and start-up stays short.
-  llvm::StringRef Argv[] = {*Python, "-I", "-S", "-c", ChecksScript};
-  std::optional<llvm::StringRef> Redirects[] = {
-      llvm::StringRef(Input.Path), llvm::StringRef(Output.Path), llvm::StringRef(Errors.Path)};
-  std::string ExecError;
-  int Code = llvm::sys::ExecuteAndWait(*Python, Argv, std::nullopt, Redirects, HelperTimeoutSeconds,
-                                       0, &ExecError);
-  if (Code != 0) {
-    std::string Detail = ExecError;
-    if (llvm::Expected<std::string> Stderr = readWhole(Errors.Path); !Stderr)
-      llvm::consumeError(Stderr.takeError());
-    else if (Detail.empty())
-      Detail = Stderr->size() > StderrTail ? Stderr->substr(Stderr->size() - StderrTail) : *Stderr;
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "the Python check helper (%s) failed with exit code %d: %s",
-                                   Python->c_str(), Code, Detail.c_str());
-  }
-  llvm::Expected<std::string> Answer = readWhole(Output.Path);
+  llvm::Expected<std::string> Answer =
+      migrate::runPythonHelper(*Python, ChecksScript, {}, requestOf(Files, Tasks).dump(),
+                               HelperTimeoutSeconds, "the Python check helper (" + *Python + ")");
   if (!Answer)
     return Answer.takeError();
   return parseAnswer(*Answer, Tasks.size());

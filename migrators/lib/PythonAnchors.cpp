@@ -4,13 +4,10 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
+#include "opmig/migrate/PythonHelper.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace opmig::migrate {
 
@@ -23,58 +20,6 @@ const char *const AnchorsScript =
 
 /// Parsing a file takes milliseconds; the limit only guards against a hang.
 constexpr unsigned HelperTimeoutSeconds = 60;
-
-llvm::Expected<std::string> readWhole(llvm::StringRef Path) {
-  auto Buffer = llvm::MemoryBuffer::getFile(Path);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(), "cannot read %s", Path.str().c_str());
-  return (*Buffer)->getBuffer().str();
-}
-
-llvm::Error writeWhole(llvm::StringRef Path, llvm::StringRef Text) {
-  std::error_code EC;
-  llvm::raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return llvm::createStringError(EC, "cannot write %s", Path.str().c_str());
-  OS << Text;
-  return llvm::Error::success();
-}
-
-/// Runs `Python` with the helper on `Source`; its stdout on success.
-llvm::Expected<std::string> runHelper(llvm::StringRef Python, llvm::StringRef Source,
-                                      llvm::StringRef Anchor, llvm::StringRef Path) {
-  llvm::SmallString<128> Input, Output, Errors;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-anchor", "py", Input))
-    return llvm::createStringError(EC, "cannot create a temporary file");
-  llvm::FileRemover RemoveInput(Input);
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-anchor", "json", Output))
-    return llvm::createStringError(EC, "cannot create a temporary file");
-  llvm::FileRemover RemoveOutput(Output);
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-anchor", "err", Errors))
-    return llvm::createStringError(EC, "cannot create a temporary file");
-  llvm::FileRemover RemoveErrors(Errors);
-  if (llvm::Error E = writeWhole(Input, Source))
-    return E;
-  // -I -S: neither user site, site packages nor PYTHON* variables can change
-  // what the script sees, and start-up stays short.
-  llvm::StringRef Argv[] = {Python, "-I", "-S", "-c", AnchorsScript, Anchor};
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(Input), llvm::StringRef(Output),
-                                                llvm::StringRef(Errors)};
-  std::string ExecError;
-  int Code = llvm::sys::ExecuteAndWait(Python, Argv, std::nullopt, Redirects, HelperTimeoutSeconds,
-                                       0, &ExecError);
-  if (Code == 0)
-    return readWhole(Output);
-  llvm::Expected<std::string> Stderr = readWhole(Errors);
-  std::string Detail = ExecError;
-  if (!Stderr)
-    llvm::consumeError(Stderr.takeError());
-  else if (Detail.empty())
-    Detail = *Stderr;
-  return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                 "the Python anchor helper failed on '%s' (exit %d): %s",
-                                 Path.str().c_str(), Code, Detail.c_str());
-}
 
 std::optional<PythonPosition> positionAt(const nlohmann::json &Answer, const char *Key) {
   if (!Answer.contains(Key) || Answer[Key].is_null())
@@ -123,7 +68,9 @@ PythonAnchorLocator::locate(llvm::StringRef Source, llvm::StringRef Anchor, llvm
                         "'");
     Interpreter = *OnPath;
   }
-  llvm::Expected<std::string> Output = runHelper(Interpreter, Source, Anchor, Path);
+  llvm::Expected<std::string> Output =
+      runPythonHelper(Interpreter, AnchorsScript, {Anchor}, Source, HelperTimeoutSeconds,
+                      "the Python anchor helper on '" + Path.str() + "'");
   if (!Output)
     return Output.takeError();
   std::string Executable;

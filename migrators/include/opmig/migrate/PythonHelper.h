@@ -1,0 +1,33 @@
+//===- PythonHelper.h - Running an embedded Python helper -------*- C++ -*-===//
+//
+// migrate (anchors in Python files) and audit (the python rules) read Python
+// through CPython's own `ast`, in helper scripts compiled into the binary.
+// Both run them the same way: `python3 -I -S -c <script>`, the request on
+// stdin and the answer on stdout, through temporary files.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_PYTHONHELPER_H
+#define OPMIG_MIGRATE_PYTHONHELPER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace opmig::migrate {
+
+/// Runs `Python -I -S -c Script Args...` with `Input` on stdin and returns
+/// its stdout when it exits 0; otherwise an error `<What> failed with exit
+/// code N: <the tail of its stderr>`. `-I -S`: neither user site, site
+/// packages nor PYTHON* variables change what the script sees, and start-up
+/// stays short. The timeout only guards against a hang.
+llvm::Expected<std::string> runPythonHelper(llvm::StringRef Python, llvm::StringRef Script,
+                                            llvm::ArrayRef<llvm::StringRef> Args,
+                                            llvm::StringRef Input, unsigned TimeoutSeconds,
+                                            llvm::StringRef What);
+
+} // namespace opmig::migrate
+
+#endif
