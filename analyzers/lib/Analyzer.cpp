@@ -348,9 +348,12 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
       R.TUFlags[File.Path] = Request.Flags;
       R.GpuArch = Request.GpuArch;
     }
-  for (const auto &[Usr, Sym] : Program.Symbols)
-    if (isLinkable(Sym.Kind) || Sym.Kind == SymbolKind::Template)
-      R.TreeDeclaredNames.insert(Sym.Name);
+  for (const SourceFile &File : Tree.Files) {
+    std::string Relative = Tree.relative(File.Path);
+    if (File.IsTranslationUnit && !R.TUFlags.count(Relative))
+      R.OtherTUFlags[Relative] = requestFor(File.Path, ParseSide::Host).Flags;
+  }
+  R.CudaPath = Toolchain.CudaPath;
   R.Stats = Stats;
   R.Stats.FilesIndexed = Tree.Files.size();
   R.Stats.TUsInTree = std::count_if(Tree.Files.begin(), Tree.Files.end(),

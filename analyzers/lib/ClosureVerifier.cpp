@@ -4,14 +4,18 @@
 #include "opmig/analyze/TUParser.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
+#include "llvm/Support/xxhash.h"
 
 #include <map>
 #include <set>
@@ -107,7 +111,11 @@ private:
   /// TUs among `Files` whose compile reads `Header` (through includes).
   std::set<std::string> tusIncluding(const std::string &Header,
                                      const std::vector<std::string> &Files) const;
-  std::vector<std::string> linkProblems(const std::string &Library) const;
+  std::vector<std::string> linkProblems(const std::string &Library, const std::string &Scratch,
+                                        std::string &LinkedAgainst) const;
+  std::vector<std::string> missingSymbols(const std::set<std::string> &Undefined,
+                                          const std::string &Scratch,
+                                          std::string &LinkedAgainst) const;
 
   AnalysisResult &Result;
   const VerifyOptions &Options;
@@ -230,11 +238,13 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
   if (HasObjects)
     Linked = runCommand(LinkArgs, Scratch + "/link.log");
   std::vector<std::string> Undefined;
+  std::string LinkedAgainst;
   if (Linked.Ok)
-    Undefined = linkProblems(HasObjects ? Scratch + "/libclosure.so" : "");
+    Undefined = linkProblems(HasObjects ? Scratch + "/libclosure.so" : "", Scratch, LinkedAgainst);
   bool Links = Linked.Ok && Undefined.empty();
   if (Report) {
     Report->Links = Links;
+    Report->LinkedAgainst = std::move(LinkedAgainst);
     Report->UndefinedSymbols = std::move(Undefined);
     if (!Linked.Ok)
       Report->UndefinedSymbols.push_back("link failed: " + Linked.FirstError);
@@ -264,44 +274,242 @@ std::set<std::string> Verifier::tusIncluding(const std::string &Header,
   return TUs;
 }
 
-/// Qualified names of the symbols `Library` defines and leaves undefined.
-bool readSymbols(const std::string &Library, std::set<std::string> &Defined,
-                 std::set<std::string> &Undefined) {
-  auto Binary = llvm::object::ObjectFile::createObjectFile(Library);
+/// The symbols an object or shared library defines and leaves undefined
+/// (mangled; weak undefined ones are allowed to stay so). Shared libraries
+/// are read through their dynamic symbol table, the one the loader uses.
+struct SymbolTable {
+  std::set<std::string> Defined, Undefined;
+};
+
+bool readSymbols(const std::string &Path, SymbolTable &Table) {
+  auto Binary = llvm::object::ObjectFile::createObjectFile(Path);
   if (!Binary) {
     llvm::consumeError(Binary.takeError());
     return false;
   }
-  for (const llvm::object::SymbolRef &Symbol : Binary->getBinary()->symbols()) {
+  const llvm::object::ObjectFile *Object = Binary->getBinary();
+  auto Add = [&](const llvm::object::SymbolRef &Symbol) {
     auto Flags = Symbol.getFlags();
     auto Name = Symbol.getName();
     if (!Flags || !Name) {
       llvm::consumeError(Flags.takeError());
       llvm::consumeError(Name.takeError());
-      continue;
+      return;
     }
-    bool IsUndefined = *Flags & llvm::object::SymbolRef::SF_Undefined;
-    (IsUndefined ? Undefined : Defined).insert(qualifiedNameOf(*Name));
+    if (!(*Flags & llvm::object::SymbolRef::SF_Undefined))
+      Table.Defined.insert(Name->str());
+    else if (!(*Flags & llvm::object::SymbolRef::SF_Weak))
+      Table.Undefined.insert(Name->str());
+  };
+  const auto *Elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(Object);
+  if (Elf && Elf->getEType() == llvm::ELF::ET_DYN) {
+    for (const llvm::object::ELFSymbolRef &Symbol : Elf->getDynamicSymbolIterators())
+      Add(Symbol);
+    return true;
   }
+  for (const llvm::object::SymbolRef &Symbol : Object->symbols())
+    Add(Symbol);
   return true;
 }
 
-/// Tree symbols the linked closure leaves undefined (what the closure
-/// should have brought along; torch, CUDA and libc symbols are expected to
-/// come from the libraries it is loaded with), and entries it does not
-/// define (a library that links because the entry's TU is gone proves
-/// nothing). An empty `Library` stands for a closure with no objects.
-std::vector<std::string> Verifier::linkProblems(const std::string &Library) const {
-  std::set<std::string> Defined, Undefined;
-  if (!Library.empty() && !readSymbols(Library, Defined, Undefined))
+/// The full demangled text of a symbol, for reports.
+std::string demangled(const std::string &Mangled) {
+  std::string Text = llvm::demangle(Mangled);
+  llvm::StringRef View(Text);
+  if (View.consume_front("__device_stub__"))
+    return View.str();
+  return Text;
+}
+
+/// A shared library the closure will be loaded with, as the compiler finds it.
+std::string compilerLibrary(llvm::StringRef Name) {
+  llvm::SmallString<128> Output;
+  if (fs::createTemporaryFile("opmig-libpath", "txt", Output))
+    return "";
+  llvm::FileRemover Remove(Output);
+  std::string Flag = ("-print-file-name=" + Name).str();
+  llvm::StringRef Argv[] = {OPMIG_CLANG_EXECUTABLE, Flag};
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Output),
+                                                llvm::StringRef("")};
+  if (llvm::sys::ExecuteAndWait(OPMIG_CLANG_EXECUTABLE, Argv, std::nullopt, Redirects) != 0)
+    return "";
+  auto Buffer = llvm::MemoryBuffer::getFile(Output);
+  std::string Path = Buffer ? (*Buffer)->getBuffer().trim().str() : "";
+  return llvm::sys::path::is_absolute(Path) && fs::exists(Path) ? Path : "";
+}
+
+/// What the closure is really loaded with: torch's libraries, the CUDA
+/// runtime, the C++ runtime and libc.
+struct RuntimeSymbols {
+  std::set<std::string> Defined;
+  bool HasTorch = false;
+  std::string Description;
+};
+
+RuntimeSymbols loadRuntimeSymbols(const AnalysisResult &Result) {
+  RuntimeSymbols Runtime;
+  std::vector<std::string> Libraries;
+  std::error_code EC;
+  if (!Result.Torch.LibDir.empty())
+    for (fs::directory_iterator It(Result.Torch.LibDir, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (llvm::StringRef(llvm::sys::path::filename(It->path())).contains(".so"))
+        Libraries.push_back(It->path());
+  Runtime.HasTorch = !Libraries.empty();
+  bool HasCudart = false;
+  for (llvm::StringRef Dir : {"lib64", "targets/x86_64-linux/lib"}) {
+    std::string Cudart = Result.CudaPath + "/" + Dir.str() + "/libcudart.so";
+    if (!Result.CudaPath.empty() && !HasCudart && fs::exists(Cudart)) {
+      Libraries.push_back(Cudart);
+      HasCudart = true;
+    }
+  }
+  for (llvm::StringRef Name : {"libstdc++.so.6", "libm.so.6", "libc.so.6", "libgcc_s.so.1"})
+    if (std::string Path = compilerLibrary(Name); !Path.empty())
+      Libraries.push_back(Path);
+  for (const std::string &Library : Libraries) {
+    SymbolTable Table;
+    if (readSymbols(Library, Table))
+      Runtime.Defined.insert(Table.Defined.begin(), Table.Defined.end());
+  }
+  Runtime.Description =
+      Runtime.HasTorch ? "torch " + Result.Torch.Version + " libraries in " + Result.Torch.LibDir
+                       : "no torch libraries (torch is not installed with its lib/ folder): only "
+                         "symbols that the tree's own TUs define count as missing";
+  Runtime.Description += HasCudart ? ", the CUDA runtime" : ", no CUDA runtime";
+  Runtime.Description += ", the C++ runtime and libc";
+  return Runtime;
+}
+
+/// Python's C API comes from the interpreter that loads an extension.
+bool isInterpreterSymbol(llvm::StringRef Mangled) {
+  return Mangled.starts_with("Py") || Mangled.starts_with("_Py");
+}
+
+/// The words a TU providing `Mangled` is likely to mention: its own name and
+/// its class's (`run`, `AxpyLauncher` for `tl::AxpyLauncher<float>::run`).
+std::vector<std::string> namesOf(const std::string &Mangled) {
+  std::string Qualified = qualifiedNameOf(Mangled);
+  llvm::SmallVector<llvm::StringRef> Parts;
+  // Template arguments hold `::` too; drop them first.
+  std::string Plain;
+  for (int Depth = 0; char C : Qualified) {
+    Depth += C == '<' ? 1 : C == '>' ? -1 : 0;
+    if (Depth == 0 && C != '>')
+      Plain += C;
+  }
+  llvm::StringRef(Plain).split(Parts, "::", -1, /*KeepEmpty=*/false);
+  std::vector<std::string> Names;
+  for (llvm::StringRef Part : llvm::reverse(Parts))
+    if (Names.size() < 2)
+      Names.push_back(Part.str());
+  return Names;
+}
+
+/// The symbols each of `Files` (tree TUs, compiled host side in place into
+/// `Scratch`) defines.
+std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files,
+                                           const AnalysisResult &Result, const std::string &Scratch,
+                                           unsigned Jobs) {
+  std::vector<SymbolTable> Tables(Files.size());
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  for (size_t I = 0; I < Files.size(); ++I)
+    Pool.async([&, I] {
+      ParseRequest Request;
+      Request.MainFile = Result.SourceRoot + "/" + Files[I];
+      Request.Flags = Result.OtherTUFlags.at(Files[I]);
+      Request.Side = ParseSide::Host;
+      std::vector<std::string> Args = parseCommandLine(Request);
+      Args.front() = OPMIG_CLANG_EXECUTABLE;
+      std::string Stem = Scratch + "/provider-" + llvm::utohexstr(llvm::xxh3_64bits(Files[I]));
+      *std::find(Args.begin(), Args.end(), "-fsyntax-only") = "-c";
+      Args.insert(Args.end() - 1, {"-fPIC", "-o", Stem + ".o"});
+      if (runCommand(Args, Stem + ".log").Ok)
+        readSymbols(Stem + ".o", Tables[I]);
+    });
+  Pool.wait();
+  return Tables;
+}
+
+/// Which of the tree's TUs outside the closure defines each of `Missing`.
+/// Runs only when something is missing: first the TUs whose text names a
+/// missing symbol or its class, then, for what is still unexplained (an
+/// instantiation made by a macro names neither), every other TU.
+std::map<std::string, std::string> providersOf(const std::set<std::string> &Missing,
+                                               const AnalysisResult &Result,
+                                               const std::string &Scratch, unsigned Jobs) {
+  std::set<std::string> Names;
+  for (const std::string &Symbol : Missing)
+    for (std::string &Name : namesOf(Symbol))
+      Names.insert(std::move(Name));
+  std::vector<std::string> Likely, Rest;
+  for (const auto &[File, Flags] : Result.OtherTUFlags) {
+    auto Text = llvm::MemoryBuffer::getFile(Result.SourceRoot + "/" + File);
+    bool Mentions = Text && llvm::any_of(Names, [&](const std::string &Name) {
+                      return (*Text)->getBuffer().contains(Name);
+                    });
+    (Mentions ? Likely : Rest).push_back(File);
+  }
+  std::map<std::string, std::string> Providers;
+  for (const std::vector<std::string> *Round : {&Likely, &Rest}) {
+    if (Providers.size() == Missing.size())
+      break;
+    std::vector<SymbolTable> Tables = compileForSymbols(*Round, Result, Scratch, Jobs);
+    for (size_t I = 0; I < Round->size(); ++I)
+      for (const std::string &Symbol : Missing)
+        if (Tables[I].Defined.count(Symbol))
+          Providers.try_emplace(Symbol, (*Round)[I]);
+  }
+  return Providers;
+}
+
+/// Symbols the linked closure leaves undefined that nothing it is loaded
+/// with defines, each named with the left-behind TU that defines it when one
+/// does; and entries it does not define (a library that links because the
+/// entry's TU is gone proves nothing). An empty `Library` stands for a
+/// closure with no objects.
+std::vector<std::string> Verifier::linkProblems(const std::string &Library,
+                                                const std::string &Scratch,
+                                                std::string &LinkedAgainst) const {
+  SymbolTable Closure;
+  if (!Library.empty() && !readSymbols(Library, Closure))
     return {"cannot read the linked closure library"};
   std::vector<std::string> Problems;
-  for (const std::string &Name : Undefined)
-    if (Result.TreeDeclaredNames.count(Name))
-      Problems.push_back(Name);
+  if (!Closure.Undefined.empty())
+    Problems = missingSymbols(Closure.Undefined, Scratch, LinkedAgainst);
+  std::set<std::string> Defined;
+  for (const std::string &Symbol : Closure.Defined)
+    Defined.insert(qualifiedNameOf(Symbol));
   for (const ResolvedEntry &Entry : Result.Entries)
     if (isTranslationUnitName(Entry.Loc.File) && !Defined.count(Entry.Function))
       Problems.push_back("entry not defined: " + Entry.Function);
+  return Problems;
+}
+
+std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &Undefined,
+                                                  const std::string &Scratch,
+                                                  std::string &LinkedAgainst) const {
+  RuntimeSymbols Runtime = loadRuntimeSymbols(Result);
+  LinkedAgainst = Runtime.Description;
+  std::set<std::string> Missing;
+  for (const std::string &Symbol : Undefined)
+    if (!Runtime.Defined.count(Symbol) && !isInterpreterSymbol(Symbol))
+      Missing.insert(Symbol);
+  if (Missing.empty())
+    return {};
+  std::map<std::string, std::string> Providers =
+      providersOf(Missing, Result, Scratch, Options.Jobs);
+  // Without torch's libraries a torch symbol is indistinguishable from a
+  // tree symbol the closure lost: only the tree's own definitions count.
+  if (!Runtime.HasTorch)
+    std::erase_if(Missing, [&](const std::string &S) { return !Providers.count(S); });
+  std::vector<std::string> Problems;
+  for (const std::string &Symbol : Missing) {
+    auto Provider = Providers.find(Symbol);
+    Problems.push_back(demangled(Symbol) + (Provider == Providers.end()
+                                                ? " (defined by no TU of the tree)"
+                                                : " (defined by " + Provider->second + ")"));
+  }
   return Problems;
 }
 

@@ -23,7 +23,8 @@ json verifyReport(const VerifyReport &V) {
               {"compiles", V.Compiles},
               {"links", V.Links},
               {"compile_failures", V.CompileFailures},
-              {"undefined_symbols", V.UndefinedSymbols}};
+              {"undefined_symbols", V.UndefinedSymbols},
+              {"linked_against", V.LinkedAgainst}};
   if (V.MinimalityChecked)
     Out["unneeded_files"] = V.UnneededFiles;
   if (!V.ScratchDir.empty())

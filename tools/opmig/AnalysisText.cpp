@@ -66,6 +66,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
       OS << "  compile: " << Failure << "\n";
     for (const std::string &Symbol : R.Verify.UndefinedSymbols)
       OS << "  undefined: " << Symbol << "\n";
+    if (!R.Verify.LinkedAgainst.empty())
+      OS << "  undefined symbols resolved against " << R.Verify.LinkedAgainst << "\n";
     for (const std::string &File : R.Verify.UnneededFiles)
       OS << "  not needed: " << File << "\n";
     if (!R.Verify.ScratchDir.empty())

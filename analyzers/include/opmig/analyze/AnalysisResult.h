@@ -125,6 +125,9 @@ struct VerifyReport {
   std::vector<std::string> CompileFailures;
   /// Tree symbols left undefined when the objects are linked together.
   std::vector<std::string> UndefinedSymbols;
+  /// What undefined symbols were resolved against: the runtime libraries
+  /// found, or why the check fell back to the tree's own objects.
+  std::string LinkedAgainst;
   /// With `--verify-minimal`: closure files whose removal changed nothing.
   bool MinimalityChecked = false;
   std::vector<std::string> UnneededFiles;
@@ -159,10 +162,10 @@ struct AnalysisResult {
   /// Submodule directories inside the tree (relative): external, but
   /// `--verify` must see them where the closure's flags point.
   std::vector<std::string> SubmoduleDirs;
-  /// Qualified names of the functions, variables and templates the tree
-  /// declares: an undefined symbol with one of these names at link time is
-  /// the closure's fault.
-  std::set<std::string> TreeDeclaredNames;
+  /// Clang flags of the tree's other TUs, by relative path: where `--verify`
+  /// looks for the provider of a symbol the closure leaves undefined.
+  std::map<std::string, std::vector<std::string>> OtherTUFlags;
+  std::string CudaPath; ///< The toolkit parsed against (its runtime is linked), or empty.
   VerifyReport Verify;
   AnalysisStats Stats;
 
