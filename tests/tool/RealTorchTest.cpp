@@ -1,0 +1,77 @@
+//===- RealTorchTest.cpp - The closure, its flags and --verify on real torch ---===//
+//
+// The stand-in headers keep most tests fast, but they hid that current torch
+// demands C++20 and that its symbols live in libraries: these cases run with
+// the pinned PyPI torch that scripts/install-deps.sh installs (headers and
+// libtorch, found the way a user's torch is found: through importlib, with
+// no flag) and skip, saying why, when it is not there.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolRunner.h"
+
+#include <cstdlib>
+#include <gtest/gtest.h>
+#include <set>
+#include <sys/stat.h>
+
+namespace opmig::test {
+namespace {
+
+/// The folder `pip install --target` filled, as scripts/common.sh names it.
+std::string torchDir() {
+  if (const char *Dir = std::getenv("OPMIG_TORCH_DIR"); Dir && *Dir)
+    return Dir;
+  const char *Cache = std::getenv("XDG_CACHE_HOME");
+  std::string Base = Cache && *Cache ? Cache : std::string(std::getenv("HOME")) + "/.cache";
+  return Base + "/opmig/torch-" + OPMIG_TORCH_VERSION;
+}
+
+bool exists(const std::string &Path) {
+  struct stat Info;
+  return stat(Path.c_str(), &Info) == 0;
+}
+
+class RealTorch : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (!exists(torchDir() + "/torch/version.py"))
+      GTEST_SKIP() << "no torch " << OPMIG_TORCH_VERSION << " in " << torchDir()
+                   << ": run scripts/install-deps.sh (it pip-installs the pinned wheel)";
+  }
+  /// opmig as a user runs it: torch on the interpreter's path, no flag.
+  ToolResult analyze(const std::string &Entry) {
+    return runOpmig({"analyze", "--source", fixture("upstream/template_launch"), "--entry", Entry,
+                     "--format", "json", "--verify"},
+                    {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + torchDir()});
+  }
+};
+
+TEST_F(RealTorch, ClassTemplateLaunchersParseVerifyAndLink) {
+  ToolResult Result = analyze("axpy");
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(Doc["partial"], false) << Doc["partial_reasons"].dump(2);
+  const nlohmann::json &Torch = Doc["build_flags"]["torch"];
+  ASSERT_TRUE(Torch.is_object()) << "torch was not found from the interpreter";
+  EXPECT_EQ(Torch["version"].get<std::string>().rfind(OPMIG_TORCH_VERSION, 0), 0u);
+  EXPECT_EQ(Torch["cxx_standard"], 20);
+  auto Flags = Doc["build_flags"]["inferred"].get<std::vector<std::string>>();
+  ASSERT_FALSE(Flags.empty());
+  EXPECT_EQ(Flags.front(), "-std=c++20") << "the standard the torch headers demand";
+  std::set<std::string> Files;
+  for (const auto &File : Doc["files"])
+    Files.insert(File["path"]);
+  EXPECT_EQ(Files, (std::set<std::string>{"csrc/axpy/axpy_op.cu", "csrc/axpy/launch.cuh",
+                                          "csrc/axpy/launch_f16.cu", "csrc/axpy/launch_f32.cu",
+                                          "csrc/axpy/launch_impl.cuh", "csrc/binding.cpp",
+                                          "csrc/common/dispatch.h", "csrc/ops.h"}));
+  EXPECT_EQ(Doc["links_as_copied"], true);
+  EXPECT_EQ(Doc["verify"]["links"], true) << Doc["verify"].dump(2);
+  EXPECT_NE(Doc["verify"]["linked_against"].get<std::string>().find("torch " OPMIG_TORCH_VERSION),
+            std::string::npos)
+      << "undefined symbols must be resolved against torch's own libraries";
+}
+
+} // namespace
+} // namespace opmig::test
