@@ -25,6 +25,7 @@ PACKAGES=(
   libcli11-dev
   nlohmann-json3-dev
   libgtest-dev
+  libclang-rt-22-dev
 )
 
 log() { printf '[install-deps] %s\n' "$*"; }

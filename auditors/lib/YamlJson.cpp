@@ -3,6 +3,7 @@
 #include "YamlJson.h"
 
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/SourceMgr.h"
@@ -19,9 +20,14 @@ class Converter {
 public:
   Converter(llvm::SourceMgr &SM, LocatedJson &Out) : SM(SM), Out(Out) {}
 
-  std::optional<nlohmann::json> convert(llvm::yaml::Node *N, const std::string &Pointer) {
+  std::optional<nlohmann::json> convert(llvm::yaml::Node *N, const std::string &Pointer,
+                                        unsigned Depth = 0) {
     if (!N)
       return fail(0, "malformed node");
+    // LLVM parses child nodes lazily, so this walk is the only recursion;
+    // stopping it here bounds the stack whatever the input.
+    if (Depth >= MaxJsonDepth)
+      return fail(lineOf(N), "nested deeper than " + std::to_string(MaxJsonDepth) + " levels");
     Out.Lines.try_emplace(Pointer, lineOf(N));
     switch (N->getType()) {
     case llvm::yaml::Node::NK_Null:
@@ -31,9 +37,9 @@ public:
     case llvm::yaml::Node::NK_BlockScalar:
       return nlohmann::json(llvm::cast<llvm::yaml::BlockScalarNode>(N)->getValue().str());
     case llvm::yaml::Node::NK_Mapping:
-      return mapping(llvm::cast<llvm::yaml::MappingNode>(N), Pointer);
+      return mapping(llvm::cast<llvm::yaml::MappingNode>(N), Pointer, Depth);
     case llvm::yaml::Node::NK_Sequence:
-      return sequence(llvm::cast<llvm::yaml::SequenceNode>(N), Pointer);
+      return sequence(llvm::cast<llvm::yaml::SequenceNode>(N), Pointer, Depth);
     case llvm::yaml::Node::NK_Alias:
       return fail(lineOf(N), "aliases (*name) are not supported in rule files");
     default:
@@ -74,7 +80,8 @@ private:
     return Value.str();
   }
 
-  std::optional<nlohmann::json> mapping(llvm::yaml::MappingNode *M, const std::string &Pointer) {
+  std::optional<nlohmann::json> mapping(llvm::yaml::MappingNode *M, const std::string &Pointer,
+                                        unsigned Depth) {
     nlohmann::json Object = nlohmann::json::object();
     for (llvm::yaml::KeyValueNode &KV : *M) {
       auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
@@ -87,7 +94,7 @@ private:
         return fail(lineOf(Key), "duplicate key '" + Name + "'");
       std::string Child = Pointer + "/" + pointerToken(Name);
       Out.Lines[Child] = lineOf(Key);
-      std::optional<nlohmann::json> Value = convert(KV.getValue(), Child);
+      std::optional<nlohmann::json> Value = convert(KV.getValue(), Child, Depth + 1);
       if (!Value)
         return std::nullopt;
       // The key's line, not the value's: a multi-line value starts below it.
@@ -97,11 +104,12 @@ private:
     return Object;
   }
 
-  std::optional<nlohmann::json> sequence(llvm::yaml::SequenceNode *S, const std::string &Pointer) {
+  std::optional<nlohmann::json> sequence(llvm::yaml::SequenceNode *S, const std::string &Pointer,
+                                         unsigned Depth) {
     nlohmann::json Array = nlohmann::json::array();
     for (llvm::yaml::Node &Item : *S) {
       std::optional<nlohmann::json> Value =
-          convert(&Item, Pointer + "/" + std::to_string(Array.size()));
+          convert(&Item, Pointer + "/" + std::to_string(Array.size()), Depth + 1);
       if (!Value)
         return std::nullopt;
       Array.push_back(std::move(*Value));
