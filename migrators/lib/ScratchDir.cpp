@@ -60,9 +60,15 @@ void installHandler() {
   std::call_once(Once, [] {
     struct sigaction Action = {};
     Action.sa_handler = onSignal;
+    Action.sa_flags = SA_RESTART; // A wait for the helper goes on after any other signal.
     sigemptyset(&Action.sa_mask);
-    for (size_t I = 0; I < std::size(Signals); ++I)
-      sigaction(Signals[I], &Action, &Previous[I]);
+    for (size_t I = 0; I < std::size(Signals); ++I) {
+      sigaction(Signals[I], nullptr, &Previous[I]);
+      // An ignored signal stays ignored (a background job's SIGINT): it
+      // ends nothing, so there is nothing to clean up after it.
+      if (Previous[I].sa_handler != SIG_IGN)
+        sigaction(Signals[I], &Action, nullptr);
+    }
   });
 }
 

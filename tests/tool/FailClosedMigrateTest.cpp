@@ -101,10 +101,12 @@ TEST_F(FailClosedMigrateTest, DryRunReportsAnInterruptedMigrationAndRecoversNoth
 
   ToolResult DryRun = expectDryRunWritesNothing(0);
   EXPECT_TRUE(contains(DryRun.Stdout, "a real run first rolls it back")) << DryRun.Stdout;
-  EXPECT_TRUE(contains(DryRun.Stdout, "  restore   ")) << DryRun.Stdout;
+  // The first three changes (in path order) create files.
+  EXPECT_TRUE(contains(DryRun.Stdout, "  remove    csrc/kernels/attn/")) << DryRun.Stdout;
+  EXPECT_TRUE(contains(DryRun.Stdout, "(written by the interrupted run)")) << DryRun.Stdout;
   nlohmann::json Report = migrate({"--dry-run", "--format", "json"}).json();
   EXPECT_EQ(Report["interrupted_run"]["rolled_back"], false) << Report["interrupted_run"];
-  EXPECT_FALSE(Report["interrupted_run"]["restore"].empty());
+  EXPECT_EQ(Report["interrupted_run"]["remove"].size(), 3u) << Report["interrupted_run"];
   EXPECT_TRUE(fs::exists(staging("journal.json"))) << "a dry run never recovers";
 
   // The real run rolls back first and then migrates once.

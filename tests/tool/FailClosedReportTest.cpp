@@ -185,8 +185,9 @@ TEST(FailClosedPythonTest, InterruptedHelperLeavesNoTemporaryFiles) {
   std::string Root = writeRepo({{"veomni/ops/x.py", "import torch_npu\n"}});
   for (const std::string Signal : {"INT", "TERM"}) {
     std::string Script = Bin + "/run-" + Signal + ".sh";
-    writeFile(Script, "cd '" OPMIG_SOURCE_DIR "'\nPATH='" + Bin + ":'\"$PATH\" TMPDIR='" + Tmp +
-                          "' '" OPMIG_BINARY "' audit '" + Root +
+    // Job control, so that the background job does not ignore SIGINT.
+    writeFile(Script, "set -m\ncd '" OPMIG_SOURCE_DIR "'\nPATH='" + Bin + ":'\"$PATH\" TMPDIR='" +
+                          Tmp + "' '" OPMIG_BINARY "' audit '" + Root +
                           "' --profile veomni >/dev/null 2>&1 &\npid=$!\nsleep 3\nkill -" + Signal +
                           " $pid\nwait $pid\necho $? >'" + Bin + "/status'\n" + "kill \"$(cat '" +
                           Bin + "/python.pid')\" 2>/dev/null\nexit 0\n");
