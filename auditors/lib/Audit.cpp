@@ -90,13 +90,6 @@ bool hasFailures(const std::vector<Finding> &Findings, Severity FailOn) {
   });
 }
 
-std::optional<Severity> parseSeverity(llvm::StringRef Text) {
-  for (Severity S : {Severity::Note, Severity::Warning, Severity::Error})
-    if (Text == toString(S))
-      return S;
-  return std::nullopt;
-}
-
 llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules,
                                             const std::set<std::string> &KnownRuleIds) {
   AuditResult Result;

@@ -127,8 +127,8 @@ static llvm::Error checkManifestPaths(const Manifest &M, llvm::StringRef Origin)
 llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Origin) {
   llvm::Expected<json> Parsed = parseJsonText(Text, Origin);
   if (!Parsed)
-    return inputError(llvm::toString(Parsed.takeError()),
-                      "; restore it from version control or remove the domain and migrate again");
+    return inputError(Origin.str(), ": malformed manifest (", llvm::toString(Parsed.takeError()),
+                      "); restore it from version control or remove the domain and migrate again");
   try {
     const json &J = *Parsed;
     if (J.value("schema", "") != ManifestSchemaVersion)

@@ -77,9 +77,6 @@ void sortFindings(std::vector<Finding> &Findings);
 /// Whether a New finding at or above `FailOn` remains.
 bool hasFailures(const std::vector<Finding> &Findings, Severity FailOn);
 
-/// `error`, `warning`, `note` into a Severity; nullopt otherwise.
-std::optional<Severity> parseSeverity(llvm::StringRef Text);
-
 } // namespace opmig::audit
 
 #endif
