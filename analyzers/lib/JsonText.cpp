@@ -102,6 +102,9 @@ llvm::Expected<nlohmann::json> parseJsonText(llvm::StringRef Text, llvm::StringR
     size_t Before = E.byte > 0 ? E.byte - 1 : 0;
     return inputError(Origin.str(), ":", std::to_string(lineAt(Text, Before)),
                       ": invalid JSON: ", reason(E));
+  } catch (const nlohmann::json::exception &E) {
+    // A number too large for a double (out_of_range.406), found by fuzzing.
+    return inputError(Origin.str(), ": invalid JSON: ", E.what());
   }
 }
 

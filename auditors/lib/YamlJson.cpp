@@ -15,6 +15,18 @@ namespace opmig::audit {
 
 namespace {
 
+/// The line of `Loc`, or 0 when it does not point into the buffer: LLVM
+/// gives some nodes (an empty document after `---`, found by fuzzing) a
+/// location past its end.
+unsigned lineAt(const llvm::SourceMgr &SM, llvm::SMLoc Loc) {
+  if (!Loc.isValid() || SM.getNumBuffers() == 0)
+    return 0;
+  const llvm::MemoryBuffer *Buffer = SM.getMemoryBuffer(SM.getMainFileID());
+  if (Loc.getPointer() < Buffer->getBufferStart() || Loc.getPointer() > Buffer->getBufferEnd())
+    return 0;
+  return SM.getLineAndColumn(Loc).first;
+}
+
 /// Converts one node tree, recording lines; the first problem wins.
 class Converter {
 public:
@@ -51,10 +63,7 @@ public:
   std::string Problem;
 
 private:
-  unsigned lineOf(llvm::yaml::Node *N) const {
-    llvm::SMLoc Loc = N->getSourceRange().Start;
-    return Loc.isValid() ? SM.getLineAndColumn(Loc).first : 0;
-  }
+  unsigned lineOf(llvm::yaml::Node *N) const { return lineAt(SM, N->getSourceRange().Start); }
 
   std::nullopt_t fail(unsigned Line, std::string Why) {
     if (Problem.empty()) {
@@ -171,10 +180,9 @@ llvm::Expected<LocatedJson> parseYamlAsJson(llvm::StringRef Text, const std::str
     return inputError(Origin, ":1: empty rule file");
   if (++Doc != Stream.end() && Doc->getRoot() &&
       Doc->getRoot()->getType() != llvm::yaml::Node::NK_Null)
-    return inputError(
-        Origin, ":",
-        std::to_string(SM.getLineAndColumn(Doc->getRoot()->getSourceRange().Start).first),
-        ": a rule file holds one YAML document");
+    return inputError(Origin, ":",
+                      std::to_string(lineAt(SM, Doc->getRoot()->getSourceRange().Start)),
+                      ": a rule file holds one YAML document");
   if (!Diagnostic.Message.empty())
     return inputError(Origin, ":", std::to_string(Diagnostic.Line), ": ", Diagnostic.Message);
   Out.Value = std::move(*Value);

@@ -16,6 +16,8 @@ mkdir -p "$BUILD_DIR/corpus/$NAME" "$BUILD_DIR/crashes"
 # Leaks in LLVM's process-lifetime singletons are not what this looks for.
 export ASAN_OPTIONS="detect_leaks=0:${ASAN_OPTIONS:-}"
 export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1:${UBSAN_OPTIONS:-}"
-exec "$BIN" -max_total_time="$SECONDS_" -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
+# libFuzzer's own exit code for a crash is 77, which ctest would read as
+# "skipped": a finding must fail the test.
+exec "$BIN" -max_total_time="$SECONDS_" -error_exitcode=1 -timeout_exitcode=1 -timeout=20 -rss_limit_mb=2048 -max_len=65536 \
   -print_final_stats=1 -artifact_prefix="$BUILD_DIR/crashes/$NAME-" \
   "$BUILD_DIR/corpus/$NAME" "$SRC/corpus/$NAME"

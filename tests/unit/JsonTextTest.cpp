@@ -39,6 +39,15 @@ TEST(JsonTextTest, SyntaxErrorsNameTheFileAndLine) {
   EXPECT_EQ(Message.rfind("bad.json:3: invalid JSON: ", 0), 0u) << Message;
 }
 
+TEST(JsonTextTest, NumberTooLargeIsAnInputErrorNotAnException) {
+  // Found by fuzz_json: nlohmann throws out_of_range.406, not a parse_error.
+  llvm::Expected<nlohmann::json> J = parseJsonText("[1, 7E77777777]", "big.json");
+  ASSERT_FALSE(bool(J));
+  llvm::Error E = J.takeError();
+  EXPECT_TRUE(E.isA<InputError>());
+  EXPECT_EQ(messageOf(std::move(E)).rfind("big.json: invalid JSON: ", 0), 0u);
+}
+
 TEST(JsonTextTest, NestingDepthIgnoresBracketsInStrings) {
   EXPECT_EQ(jsonNestingDepth(R"([{"a": "[[[[\"]]"}])"), 2u);
   EXPECT_EQ(jsonNestingDepth(""), 0u);
