@@ -5,10 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "opmig/audit/ValidationCoverage.h"
-
 #include "YamlJson.h"
 #include "opmig/analyze/Errors.h"
+#include "opmig/audit/ValidationCoverage.h"
 
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
