@@ -185,6 +185,37 @@ std::string exactUsr(const Decl *D) {
   return std::string(Usr);
 }
 
+/// Where an explicit instantiation definition of `D` is written. A class's
+/// members keep the point of instantiation of the first explicit
+/// instantiation, which is the `extern template` declaration when there is
+/// one; the definition's `template` keyword is where the code comes from.
+SourceLocation instantiationDefinitionLoc(const Decl *D, SourceLocation PointOfInstantiation) {
+  const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D);
+  if (!Spec)
+    Spec = dyn_cast<ClassTemplateSpecializationDecl>(D->getDeclContext());
+  if (!Spec || Spec->getTemplateSpecializationKind() != TSK_ExplicitInstantiationDefinition)
+    return PointOfInstantiation;
+  // Each explicit instantiation of a class is a redeclaration of its own.
+  for (const Decl *Redecl : Spec->redecls()) {
+    const auto *Written = cast<ClassTemplateSpecializationDecl>(Redecl);
+    if (Written->getTemplateKeywordLoc().isValid() && Written->getExternKeywordLoc().isInvalid())
+      return Written->getTemplateKeywordLoc();
+  }
+  return PointOfInstantiation;
+}
+
+/// `tl::Launcher<float>::run`, `f<__half>`: a specialization as a reader
+/// would write it.
+std::string nameWithArguments(const Decl *D) {
+  const auto *Named = cast<NamedDecl>(D);
+  std::string Name;
+  llvm::raw_string_ostream OS(Name);
+  PrintingPolicy Policy(D->getASTContext().getLangOpts());
+  Policy.SuppressUnwrittenScope = true;
+  Named->getNameForDiagnostic(OS, Policy, /*Qualified=*/true);
+  return Name;
+}
+
 /// Collects the tree symbols one definition references.
 class RefCollector : public DynamicRecursiveASTVisitor {
 public:
@@ -202,6 +233,7 @@ public:
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *E) override {
     add(E->getConstructor());
+    noteSpecialization(E->getConstructor());
     return true;
   }
   /// A generic lambda's body is a template: what it calls for each type it
@@ -240,19 +272,49 @@ private:
       Owner.Refs.insert(std::move(Usr));
   }
 
-  /// A specialization this TU cannot generate itself (an explicit
-  /// specialization, or a template whose body it cannot see) must be
-  /// provided by whichever TU defines or instantiates it.
+  /// A specialization this TU cannot generate itself must be provided by
+  /// whichever TU defines or instantiates it: an explicit specialization, one
+  /// an `extern template` keeps from being instantiated here, or one of a
+  /// template whose body this TU cannot see. Function templates, members of
+  /// class templates and static data members all qualify.
   void noteSpecialization(const Decl *D) {
-    const auto *FD = dyn_cast_or_null<FunctionDecl>(D);
-    if (!FD || !FD->getPrimaryTemplate())
+    if (!D || !needsProvider(D))
       return;
-    bool Explicit = FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization;
-    if (!Explicit && (FD->isDefined() || FD->getPrimaryTemplate()->getTemplatedDecl()->isDefined()))
-      return;
-    std::string Template = Table.symbolFor(FD), Specialization = exactUsr(FD);
+    std::string Template = Table.symbolFor(D), Specialization = exactUsr(D);
     if (!Template.empty() && !Specialization.empty())
       Owner.Specializations.emplace(std::move(Specialization), std::move(Template));
+  }
+
+  static bool needsProvider(const Decl *D) {
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      return needsProvider(FD);
+    if (const auto *VD = dyn_cast<VarDecl>(D))
+      return needsProvider(VD);
+    return false;
+  }
+
+  static bool needsProvider(const FunctionDecl *FD) {
+    const FunctionDecl *Pattern = nullptr;
+    if (const FunctionTemplateDecl *Primary = FD->getPrimaryTemplate())
+      Pattern = Primary->getTemplatedDecl();
+    else
+      Pattern = FD->getInstantiatedFromMemberFunction();
+    if (!Pattern)
+      return false;
+    return isProvidedElsewhere(FD->getTemplateSpecializationKind()) ||
+           (!FD->isDefined() && !Pattern->isDefined());
+  }
+
+  static bool needsProvider(const VarDecl *VD) {
+    const VarDecl *Pattern = VD->getInstantiatedFromStaticDataMember();
+    if (!Pattern)
+      return false;
+    return isProvidedElsewhere(VD->getTemplateSpecializationKind()) ||
+           (!VD->getDefinition() && !Pattern->getDefinition());
+  }
+
+  static bool isProvidedElsewhere(TemplateSpecializationKind Kind) {
+    return Kind == TSK_ExplicitSpecialization || Kind == TSK_ExplicitInstantiationDeclaration;
   }
 
   SymbolTable &Table;
@@ -309,7 +371,7 @@ public:
 
   bool VisitFunctionDecl(FunctionDecl *FD) override {
     if (FD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
-      recordInstantiation(FD, FD->getPointOfInstantiation());
+      recordInstantiation(FD, instantiationDefinitionLoc(FD, FD->getPointOfInstantiation()));
     // `template <> half from_float<half>(float)` provides a specialization
     // the way an explicit instantiation does.
     if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization &&
@@ -323,8 +385,10 @@ public:
   }
   bool VisitRecordDecl(RecordDecl *RD) override {
     if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(RD))
-      if (Spec->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
-        recordInstantiation(Spec, Spec->getPointOfInstantiation());
+      if (Spec->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition &&
+          Spec->isFirstDecl())
+        recordInstantiation(Spec,
+                            instantiationDefinitionLoc(Spec, Spec->getPointOfInstantiation()));
     if (RD->isThisDeclarationADefinition() && !RD->isImplicit())
       recordDefinition(RD);
     return true;
@@ -339,6 +403,13 @@ public:
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) override {
+    // `template <> const int Traits<float>::value = 4;` and the static data
+    // members of `template struct Traits<float>;` provide specializations.
+    if (VD->getTemplateSpecializationKind() == TSK_ExplicitInstantiationDefinition)
+      recordInstantiation(VD, instantiationDefinitionLoc(VD, VD->getPointOfInstantiation()));
+    if (VD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization &&
+        VD->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
+      recordInstantiation(VD, VD->getLocation());
     if (VD->isThisDeclarationADefinition() != VarDecl::DeclarationOnly)
       recordDefinition(VD);
     else
@@ -369,7 +440,8 @@ private:
     if (Usr.empty() || !Table.Locs.inTree(PointOfInstantiation))
       return;
     Table.Facts.Instantiations.push_back({Usr, exactUsr(D), Table.Locs.fileOf(PointOfInstantiation),
-                                          Table.Locs.lineOf(PointOfInstantiation)});
+                                          Table.Locs.lineOf(PointOfInstantiation),
+                                          nameWithArguments(D)});
   }
 
   void recordRegistration(const CXXMemberCallExpr *CE) {

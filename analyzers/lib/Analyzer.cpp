@@ -61,7 +61,8 @@ public:
         Toolchain(std::move(Toolchain)), Database(std::move(Database)),
         Cache(Options.CacheDir, this->Tree) {
     // TUs a compile database does not list fall back to inferred flags.
-    Inferred = inferFlags(this->Tree.Root, this->Toolchain);
+    Upstream = readUpstreamBuildFlags(this->Tree.Root, this->Toolchain.Python);
+    Inferred = inferFlags(this->Tree.Root, this->Toolchain, Upstream);
     if (this->Database)
       warnAboutMissingDirectories();
   }
@@ -95,6 +96,7 @@ private:
   const TreeScope Scope; ///< What belongs to the tree; asked for every include.
   ToolchainPaths Toolchain;
   std::optional<CompileDatabase> Database;
+  UpstreamBuildFlags Upstream;
   TUFlags Inferred;
   std::optional<TokenIndex> Index;
   FactsCache Cache;
@@ -316,6 +318,9 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   // from the copy either, unless a library outside the tree provides it.
   if (llvm::any_of(R.Unresolved, [](const ClosureSymbol &S) { return isLinkable(S.Kind); }))
     R.LinksAsCopied = false;
+  // A needed specialization that no TU provides is an undefined symbol.
+  if (!Closure.UnprovidedTemplates.empty())
+    R.LinksAsCopied = false;
   reportExternals(R, Closure, RegistrationOnly);
   reportLeftBehind(R, Closure, RegistrationOnly);
 
@@ -325,8 +330,14 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
     if (Seen.insert({Diag.Loc.File, Diag.Loc.Line, Diag.Message}).second)
       R.Diagnostics.push_back(Diag);
   R.PartialReasons = PartialReasons;
-  if (!Database)
+  // What Clang could not parse may hide any dependency: never claim a link.
+  if (R.isPartial())
+    R.LinksAsCopied = false;
+  if (!Database) {
     R.InferredFlags = Inferred.Args;
+    R.InferredFrom = Upstream.ReadFrom;
+  }
+  R.Torch = Toolchain.Torch;
   for (const std::string &TU : ParsedTUs)
     if (Database && !Database->ByFile.count(TU))
       R.Diagnostics.push_back(AnalysisDiagnostic::warning(
@@ -368,6 +379,7 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
       File.Symbols.push_back(Program.Symbols.at(Usr).Name);
     for (const std::string &Usr : Need.Instantiates)
       File.Instantiates.push_back(Program.Symbols.at(Usr).Name);
+    File.Provides.assign(Need.Provides.begin(), Need.Provides.end());
     for (const std::string &By : Need.IncludedBy)
       File.IncludedBy.push_back(Tree.relative(By));
     std::sort(File.Symbols.begin(), File.Symbols.end());
@@ -377,7 +389,7 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
   }
   for (const std::string &Path : RegistrationOnly)
     if (!Closure.Files.count(Path))
-      R.Files.push_back({Tree.relative(Path), FileRole::Registration, {}, {}, {}});
+      R.Files.push_back({Tree.relative(Path), FileRole::Registration, {}, {}, {}, {}});
   std::sort(R.Files.begin(), R.Files.end(),
             [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
 }

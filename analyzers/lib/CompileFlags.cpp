@@ -31,6 +31,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/StringSaver.h"
 
+#include <algorithm>
 #include <iterator>
 #include <optional>
 
@@ -453,34 +454,6 @@ std::string findCudaPath(const std::string &Option) {
   return llvm::sys::fs::exists(Header) ? Path : "";
 }
 
-/// Include dirs of the torch installed for `python3`, or none. Torch being
-/// absent is normal, so every failure just means "none".
-std::vector<std::string> probeTorchIncludeDirs() {
-  if (llvm::sys::Process::GetEnv("OPMIG_NO_TORCH") == "1")
-    return {};
-  llvm::ErrorOr<std::string> Python = llvm::sys::findProgramByName("python3");
-  llvm::SmallString<128> OutputPath;
-  if (!Python || llvm::sys::fs::createTemporaryFile("opmig-torch", "txt", OutputPath))
-    return {};
-  llvm::FileRemover RemoveOutput(OutputPath);
-  StringRef Script = "import torch.utils.cpp_extension as c; print('\\n'.join(c.include_paths()))";
-  StringRef Argv[] = {*Python, "-c", Script};
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutputPath), StringRef("")};
-  // Importing torch takes seconds; the limit only guards against a hang.
-  if (llvm::sys::ExecuteAndWait(*Python, Argv, std::nullopt, Redirects, /*SecondsToWait=*/120) != 0)
-    return {};
-  auto Output = llvm::MemoryBuffer::getFile(OutputPath);
-  if (!Output)
-    return {};
-  llvm::SmallVector<StringRef> Lines;
-  (*Output)->getBuffer().split(Lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  std::vector<std::string> Dirs;
-  for (StringRef Line : Lines)
-    if (llvm::sys::fs::is_directory(Line.trim()))
-      Dirs.push_back(Line.trim().str());
-  return Dirs;
-}
-
 /// Directories named src, csrc or include under `Root`, sorted. Hidden
 /// directories (.git, editor and CI state) and symlinks are not walked: they
 /// hold no upstream headers, and links may lead out of the tree or loop.
@@ -559,22 +532,38 @@ ToolchainPaths findToolchain(const std::string &CudaPathOption,
   ToolchainPaths Paths;
   Paths.CudaPath = findCudaPath(CudaPathOption);
   Paths.ResourceDir = OPMIG_CLANG_RESOURCE_DIR;
-  if (TorchIncludeOption.empty())
-    Paths.TorchIncludeDirs = probeTorchIncludeDirs();
-  else
-    llvm::transform(TorchIncludeOption, std::back_inserter(Paths.TorchIncludeDirs),
+  PythonEnvironment Python = probePythonEnvironment();
+  Paths.PythonIncludeDir = Python.IncludeDir;
+  Paths.Python = Python.Interpreter;
+  if (TorchIncludeOption.empty()) {
+    Paths.Torch = std::move(Python.Torch);
+  } else {
+    std::vector<std::string> Dirs;
+    llvm::transform(TorchIncludeOption, std::back_inserter(Dirs),
                     [](const std::string &Dir) { return absoluteFromCwd(Dir); });
+    Paths.Torch = torchFromIncludeDirs(Dirs);
+  }
   return Paths;
 }
 
-TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain) {
+TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain,
+                   const UpstreamBuildFlags &Upstream) {
   TUFlags Flags;
   Flags.Directory = absoluteFromCwd(SourceRoot);
-  Flags.Args = {"-std=c++17", "-I" + Flags.Directory};
-  for (const std::string &Dir : findSourceIncludeDirs(Flags.Directory))
+  unsigned Standard = std::max({17u, Toolchain.Torch.CxxStandard, Upstream.CxxStandard});
+  Flags.Args = {"-std=c++" + std::to_string(Standard)};
+  Flags.Args.insert(Flags.Args.end(), Upstream.Defines.begin(), Upstream.Defines.end());
+  Flags.Args.push_back("-I" + Flags.Directory);
+  std::vector<std::string> Dirs = Upstream.IncludeDirs;
+  for (std::string &Dir : findSourceIncludeDirs(Flags.Directory))
+    if (!llvm::is_contained(Dirs, Dir))
+      Dirs.push_back(std::move(Dir));
+  for (const std::string &Dir : Dirs)
     Flags.Args.push_back("-I" + Dir);
-  for (const std::string &Dir : Toolchain.TorchIncludeDirs)
+  for (const std::string &Dir : Toolchain.Torch.IncludeDirs)
     Flags.Args.insert(Flags.Args.end(), {"-isystem", Dir});
+  if (!Toolchain.PythonIncludeDir.empty())
+    Flags.Args.insert(Flags.Args.end(), {"-isystem", Toolchain.PythonIncludeDir});
   return Flags;
 }
 

@@ -63,8 +63,11 @@ private:
         Result.UnprovidedTemplates.insert(Template);
         continue;
       }
-      for (const InstantiationFact *Inst : Provided->second)
-        needFile(Inst->File).Instantiates.insert(Template);
+      for (const InstantiationFact *Inst : Provided->second) {
+        FileNeed &Need = needFile(Inst->File);
+        Need.Instantiates.insert(Template);
+        Need.Provides.insert(Inst->Name);
+      }
     }
     for (const std::string &Ref : Sym.Refs)
       SymbolQueue.push_back(Ref);

@@ -53,7 +53,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffs
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
                                    HasIncludeOnly)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, Specialization, File, Line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, Specialization, Name, File, Line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiagnosticFact, Severity, File, Line, Message)
 
 void to_json(nlohmann::json &J, const TUFacts &F) {

@@ -3,10 +3,12 @@
 #include "opmig/analyze/CompileFlags.h"
 
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/UpstreamBuildFlags.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
@@ -562,7 +564,7 @@ TEST(ToolchainTest, TorchIncludeOptionWins) {
   ScopedEnv NoTorch("OPMIG_NO_TORCH", std::nullopt);
   ScopedEnv Path("PATH", "/nonexistent");
   EXPECT_EQ(
-      findToolchain("", {"/opt/torch/include", "/opt/torch/include/api/../api"}).TorchIncludeDirs,
+      findToolchain("", {"/opt/torch/include", "/opt/torch/include/api/../api"}).Torch.IncludeDirs,
       (Strings{"/opt/torch/include", "/opt/torch/include/api"}));
 }
 
@@ -584,25 +586,65 @@ private:
   ScopedEnv NoTorch;
 };
 
-TEST(ToolchainTest, TorchProbeKeepsExistingDirs) {
+/// A torch package folder as a PyPI wheel lays it out, its headers
+/// demanding C++`Standard` (0: no demand).
+std::string makeTorchPackage(TempDir &Tmp, unsigned Standard) {
+  std::string Package = Tmp.dir("site-packages/torch");
+  Tmp.dir("site-packages/torch/include/torch/csrc/api/include/torch");
+  Tmp.dir("site-packages/torch/include/ATen");
+  Tmp.dir("site-packages/torch/lib");
+  Tmp.file("site-packages/torch/version.py", "__version__ = '9.1.0+cu999'\n");
+  std::string Check = Standard
+                          ? "#if __cplusplus < 1\n#error C++" + std::to_string(Standard) +
+                                " or later compatible compiler is required to use ATen.\n#endif\n"
+                          : "";
+  Tmp.file("site-packages/torch/include/ATen/ATen.h", "#pragma once\n" + Check);
+  return Package;
+}
+
+TEST(ToolchainTest, TorchProbeReadsThePackageWithoutImportingIt) {
   TempDir Torch;
-  std::string Include = Torch.dir("include");
-  std::string Api = Torch.dir("include/torch/csrc/api/include");
-  FakePython Python(Include + "\\n" + Torch.path("TH") + "\\n" + Api + "\\n", 0);
-  EXPECT_EQ(findToolchain("", {}).TorchIncludeDirs, (Strings{Include, Api}));
+  std::string Package = makeTorchPackage(Torch, 20);
+  FakePython Python(
+      "python_include=" + Torch.path("nowhere") + "\\ntorch_package=" + Package + "\\n", 0);
+  ToolchainPaths Found = findToolchain("", {});
+  EXPECT_EQ(Found.Torch.IncludeDirs,
+            (Strings{Package + "/include", Package + "/include/torch/csrc/api/include"}));
+  EXPECT_EQ(Found.Torch.LibDir, Package + "/lib");
+  EXPECT_EQ(Found.Torch.Version, "9.1.0+cu999");
+  EXPECT_EQ(Found.Torch.CxxStandard, 20u);
+  EXPECT_EQ(Found.PythonIncludeDir, "") << "a directory without Python.h is not Python's";
+}
+
+TEST(ToolchainTest, PythonIncludeDirNeedsPythonH) {
+  TempDir Tmp;
+  std::string Include = Tmp.dir("python/include");
+  Tmp.file("python/include/Python.h", "");
+  FakePython Python("python_include=" + Include + "\\n", 0);
+  ToolchainPaths Found = findToolchain("", {});
+  EXPECT_EQ(Found.PythonIncludeDir, Include);
+  EXPECT_TRUE(Found.Torch.IncludeDirs.empty());
+}
+
+TEST(ToolchainTest, TorchIncludeOptionFindsLibAndStandardBesideIt) {
+  TempDir Torch;
+  std::string Package = makeTorchPackage(Torch, 17);
+  ToolchainPaths Found = findToolchain("", {Package + "/include"});
+  EXPECT_EQ(Found.Torch.LibDir, Package + "/lib");
+  EXPECT_EQ(Found.Torch.CxxStandard, 17u);
 }
 
 TEST(ToolchainTest, TorchProbeIgnoresFailingPython) {
   TempDir Torch;
-  FakePython Python(Torch.dir("include") + "\\n", 1);
-  EXPECT_TRUE(findToolchain("", {}).TorchIncludeDirs.empty());
+  FakePython Python("torch_package=" + makeTorchPackage(Torch, 20) + "\\n", 1);
+  EXPECT_TRUE(findToolchain("", {}).Torch.IncludeDirs.empty());
 }
 
 TEST(ToolchainTest, TorchProbeSkippedWithOptOut) {
   TempDir Torch;
-  FakePython Python(Torch.dir("include") + "\\n", 0);
+  FakePython Python("torch_package=" + makeTorchPackage(Torch, 20) + "\\n", 0);
   ScopedEnv NoTorch("OPMIG_NO_TORCH", "1");
-  EXPECT_TRUE(findToolchain("", {}).TorchIncludeDirs.empty());
+  EXPECT_TRUE(findToolchain("", {}).Torch.IncludeDirs.empty());
 }
 
 //===----------------------------------------------------------------------===//
@@ -622,7 +664,7 @@ TEST(InferFlagsTest, IncludesRootAndSourceDirsAtAnyDepth) {
   ASSERT_FALSE(llvm::sys::fs::create_link(Tmp.path("outside"), Tmp.path("repo/linked")));
   ASSERT_FALSE(llvm::sys::fs::create_link(Outside, Tmp.path("repo/src")));
   ToolchainPaths Toolchain;
-  Toolchain.TorchIncludeDirs = {"/opt/torch/include"};
+  Toolchain.Torch.IncludeDirs = {"/opt/torch/include"};
   TUFlags Flags = inferFlags(Root + "/./", Toolchain);
   EXPECT_EQ(Flags.Args, (Strings{"-std=c++17", "-I" + Root, "-I" + Root + "/csrc",
                                  "-I" + Root + "/csrc/include", "-I" + Root + "/lib/src",
@@ -630,6 +672,26 @@ TEST(InferFlagsTest, IncludesRootAndSourceDirsAtAnyDepth) {
                                  "/opt/torch/include"}));
   EXPECT_EQ(Flags.Directory, Root);
   EXPECT_TRUE(Flags.GpuArchs.empty());
+}
+
+TEST(InferFlagsTest, StandardIsTheNewestThatTorchOrTheUpstreamDemands) {
+  TempDir Tmp;
+  std::string Root = Tmp.dir("repo");
+  ToolchainPaths Toolchain;
+  Toolchain.Torch.IncludeDirs = {"/opt/torch/include"};
+  Toolchain.Torch.CxxStandard = 20;
+  Toolchain.PythonIncludeDir = "/opt/python/include";
+  EXPECT_EQ(inferFlags(Root, Toolchain).Args,
+            (Strings{"-std=c++20", "-I" + Root, "-isystem", "/opt/torch/include", "-isystem",
+                     "/opt/python/include"}));
+  UpstreamBuildFlags Upstream;
+  Upstream.CxxStandard = 23;
+  Upstream.Defines = {"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__"};
+  Upstream.IncludeDirs = {Tmp.dir("repo/third_party/cutlass/include")};
+  EXPECT_EQ(inferFlags(Root, Toolchain, Upstream).Args,
+            (Strings{"-std=c++23", "-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "-I" + Root,
+                     "-I" + Root + "/third_party/cutlass/include", "-isystem", "/opt/torch/include",
+                     "-isystem", "/opt/python/include"}));
 }
 
 TEST(CommonFlagsTest, WithCuda) {
@@ -648,6 +710,86 @@ TEST(CommonFlagsTest, WithoutCuda) {
   EXPECT_EQ(commonClangFlags(Toolchain),
             (Strings{"-resource-dir=/r", "-nocudainc", "-nocudalib", "-Wno-unknown-cuda-version",
                      "-w", "-ferror-limit=0"}));
+}
+
+//===----------------------------------------------------------------------===//
+// Flags the upstream's own build declares
+//===----------------------------------------------------------------------===//
+
+std::string python3() {
+  llvm::ErrorOr<std::string> Python = llvm::sys::findProgramByName("python3");
+  return Python ? *Python : "";
+}
+
+TEST(UpstreamBuildFlagsTest, ReadsSetupPyStatically) {
+  if (python3().empty())
+    GTEST_SKIP() << "no python3 on PATH: setup.py is read on CPython's ast";
+  TempDir Tmp;
+  std::string Root = Tmp.dir("repo");
+  Tmp.dir("repo/src");
+  Tmp.dir("repo/third_party/cutlass/include");
+  Tmp.dir("repo/third_party/json/single_include");
+  // The shapes real extension builds use: flag lists in variables, a
+  // comprehension, os.path.join and pathlib spellings, and one computed path
+  // that cannot be read statically.
+  Tmp.file("repo/setup.py", R"py(
+import os
+from pathlib import Path
+ROOT = os.path.dirname(__file__)
+NVCC_FLAGS = ["-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "--expt-relaxed-constexpr",
+              "-std=c++20", "-O3"]
+CXX_FLAGS = ("-DBUILD_NUNCHAKU=1 -fvisibility=hidden").split()
+INCLUDE_DIRS = [os.path.join(ROOT, "src"), Path(ROOT) / "third_party" / "cutlass" / "include"]
+def ext():
+    return CUDAExtension(
+        name="demo._C",
+        sources=[f for f in ["src/a.cu"]],
+        include_dirs=INCLUDE_DIRS + ["third_party/json/single_include", os.environ["SOMEWHERE"]],
+        extra_compile_args={"cxx": CXX_FLAGS, "nvcc": NVCC_FLAGS + ["-I../outside"]})
+)py");
+  UpstreamBuildFlags Flags = readUpstreamBuildFlags(Root, python3());
+  EXPECT_EQ(Flags.CxxStandard, 20u);
+  EXPECT_EQ(Flags.Defines,
+            (Strings{"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "-DBUILD_NUNCHAKU=1"}));
+  EXPECT_EQ(Flags.IncludeDirs, (Strings{Root + "/src", Root + "/third_party/cutlass/include",
+                                        Root + "/third_party/json/single_include"}));
+  EXPECT_EQ(Flags.ReadFrom, Strings{"setup.py"});
+}
+
+TEST(UpstreamBuildFlagsTest, MalformedSetupPyContributesNothing) {
+  if (python3().empty())
+    GTEST_SKIP() << "no python3 on PATH: setup.py is read on CPython's ast";
+  TempDir Tmp;
+  std::string Root = Tmp.dir("repo");
+  Tmp.file("repo/setup.py", "def broken(:\n  '-std=c++20'\n");
+  UpstreamBuildFlags Flags = readUpstreamBuildFlags(Root, python3());
+  EXPECT_EQ(Flags.CxxStandard, 0u);
+  EXPECT_TRUE(Flags.ReadFrom.empty());
+}
+
+TEST(UpstreamBuildFlagsTest, ReadsCMakeLists) {
+  TempDir Tmp;
+  std::string Root = Tmp.dir("repo");
+  Tmp.dir("repo/csrc");
+  Tmp.dir("repo/third_party/cutlass/include");
+  UpstreamBuildFlags Flags;
+  readCMakeFlags(R"cmake(
+cmake_minimum_required(VERSION 3.20)
+project(demo LANGUAGES CXX CUDA)
+set(CMAKE_CXX_STANDARD 17)
+set(CMAKE_CUDA_STANDARD "17")
+add_compile_definitions(USE_FAST=1 ${EXTRA})
+add_definitions(-DLEGACY -UNDEBUG)
+add_library(demo SHARED csrc/a.cu)
+target_compile_features(demo PUBLIC cxx_std_20)
+target_compile_definitions(demo PRIVATE DEMO_API=1)
+target_include_directories(demo PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/csrc
+  "third_party/cutlass/include" ${Torch_INCLUDE_DIRS} /usr/include)
+)cmake",
+                 Root, Flags);
+  EXPECT_EQ(Flags.CxxStandard, 20u);
+  EXPECT_EQ(Flags.Defines, (Strings{"-DUSE_FAST=1", "-DLEGACY", "-UNDEBUG", "-DDEMO_API=1"}));
+  EXPECT_EQ(Flags.IncludeDirs, (Strings{Root + "/csrc", Root + "/third_party/cutlass/include"}));
 }
 
 } // namespace

@@ -46,7 +46,7 @@ public:
   }
   void instantiate(const std::string &Template, const std::string &Specialization,
                    const std::string &File) {
-    Program.Instantiations.push_back({Template, Specialization, File, 1});
+    Program.Instantiations.push_back({Template, Specialization, File, 1, Specialization});
   }
 
   SymbolClosure closure(const std::vector<std::string> &Entries,

@@ -31,6 +31,15 @@ json verifyReport(const VerifyReport &V) {
   return Out;
 }
 
+json torch(const TorchInstall &T) {
+  if (T.IncludeDirs.empty())
+    return nullptr;
+  return {{"version", T.Version},
+          {"cxx_standard", T.CxxStandard},
+          {"include_dirs", T.IncludeDirs},
+          {"lib_dir", T.LibDir}};
+}
+
 } // namespace
 
 json renderJson(const AnalysisResult &R, const std::string &Source) {
@@ -49,12 +58,15 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;
+  Doc["build_flags"] = {
+      {"inferred", R.InferredFlags}, {"read_from", R.InferredFrom}, {"torch", torch(R.Torch)}};
   json &Files = Doc["files"] = json::array();
   for (const ClosureFile &F : R.Files)
     Files.push_back({{"path", F.Path},
                      {"role", toString(F.Role)},
                      {"symbols", F.Symbols},
                      {"instantiates", F.Instantiates},
+                     {"provides", F.Provides},
                      {"included_by", F.IncludedBy}});
   json &Symbols = Doc["symbols"] = json::array();
   for (const ClosureSymbol &S : R.Symbols)

@@ -23,7 +23,7 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     if (!F.Symbols.empty())
       OS << "  [" << F.Symbols.size() << " symbol" << (F.Symbols.size() == 1 ? "" : "s") << "]";
     if (!F.Instantiates.empty())
-      OS << "  [instantiates " << llvm::join(F.Instantiates, ", ") << "]";
+      OS << "  [provides " << llvm::join(F.Provides, ", ") << "]";
     if (F.Symbols.empty() && F.Instantiates.empty() && !F.IncludedBy.empty())
       OS << "  [included by " << llvm::join(F.IncludedBy, ", ") << "]";
     OS << "\n";
@@ -53,7 +53,11 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
         OS << "\n";
       }
   }
-  OS << "\nlinks as copied: " << (R.LinksAsCopied ? "yes" : "no") << "\n";
+  OS << "\nlinks as copied: "
+     << (R.isPartial()     ? "unknown (partial analysis)"
+         : R.LinksAsCopied ? "yes"
+                           : "no")
+     << "\n";
   if (R.Verify.Ran) {
     OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED")
        << " (compiles: " << (R.Verify.Compiles ? "yes" : "no")
@@ -76,8 +80,19 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     if (D.Side.empty())
       OS << "warning: " << D.Loc.File << ": " << D.Message << "\n";
   if (Verbose) {
+    if (!R.Torch.IncludeDirs.empty())
+      OS << "\ntorch: " << (R.Torch.Version.empty() ? "unknown version" : R.Torch.Version) << " at "
+         << R.Torch.IncludeDirs.front()
+         << (R.Torch.CxxStandard
+                 ? " (its headers require C++" + std::to_string(R.Torch.CxxStandard) + ")"
+                 : "")
+         << "\n";
+    else
+      OS << "\ntorch: none found (neither --torch-include nor an installed torch package)\n";
     if (!R.InferredFlags.empty())
-      OS << "\ninferred flags: " << llvm::join(R.InferredFlags, " ") << "\n";
+      OS << "inferred flags: " << llvm::join(R.InferredFlags, " ") << "\n";
+    if (!R.InferredFrom.empty())
+      OS << "  read from the upstream build: " << llvm::join(R.InferredFrom, ", ") << "\n";
     OS << "\nstats: " << R.Stats.TUsParsed << " of " << R.Stats.TUsInTree << " TUs parsed ("
        << R.Stats.ParsesRun << " parses run, " << R.Stats.ParsesCached << " from cache)\n";
     for (const StageTime &Stage : R.Stats.Stages)

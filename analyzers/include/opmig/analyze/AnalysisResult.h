@@ -10,6 +10,8 @@
 #ifndef OPMIG_ANALYZE_ANALYSISRESULT_H
 #define OPMIG_ANALYZE_ANALYSISRESULT_H
 
+#include "opmig/analyze/PythonEnvironment.h"
+
 #include <map>
 #include <set>
 #include <string>
@@ -49,6 +51,9 @@ struct ClosureFile {
   std::vector<std::string> Symbols;
   /// Templates it explicitly instantiates for the entries (per-dtype TUs).
   std::vector<std::string> Instantiates;
+  /// The needed specializations it provides, with their arguments
+  /// (`tl::Launcher<float>::run`): which use pulled the file in.
+  std::vector<std::string> Provides;
   std::vector<std::string> IncludedBy;
 };
 
@@ -141,8 +146,12 @@ struct AnalysisResult {
   std::vector<AnalysisDiagnostic> Diagnostics;
   /// Why the result may be incomplete; empty when every parse was clean.
   std::vector<std::string> PartialReasons;
-  /// Flags inferred for the tree when no compile database was given.
+  /// Flags inferred for the tree when no compile database was given, and
+  /// the upstream build files they were read from (`setup.py`, ...).
   std::vector<std::string> InferredFlags;
+  std::vector<std::string> InferredFrom;
+  /// The torch parsed against (and linked against by `--verify`).
+  TorchInstall Torch;
   /// Clang flags (no side selection) of each closure TU, by relative path:
   /// what `--verify` compiles with.
   std::map<std::string, std::vector<std::string>> TUFlags;

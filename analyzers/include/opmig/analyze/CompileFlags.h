@@ -13,6 +13,9 @@
 #ifndef OPMIG_ANALYZE_COMPILEFLAGS_H
 #define OPMIG_ANALYZE_COMPILEFLAGS_H
 
+#include "opmig/analyze/PythonEnvironment.h"
+#include "opmig/analyze/UpstreamBuildFlags.h"
+
 #include "llvm/Support/Error.h"
 
 #include <map>
@@ -54,20 +57,25 @@ llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir)
 struct ToolchainPaths {
   std::string CudaPath;    ///< `--cuda-path`, else $CUDA_HOME, else /usr/local/cuda; empty if none.
   std::string ResourceDir; ///< Clang's resource dir (for cuda_wrappers).
-  std::vector<std::string> TorchIncludeDirs; ///< Empty when torch is not installed.
+  TorchInstall Torch;      ///< No include dirs when torch is not installed.
+  std::string PythonIncludeDir; ///< Python.h's dir (pybind11 needs it), or empty.
+  std::string Python;           ///< The `python3` asked, or empty when there is none.
 };
 
 /// Finds the toolchain; `CudaPathOption` is the `--cuda-path` value (may be
-/// empty). Torch include dirs come from `TorchIncludeOption` when non-empty,
-/// else from an installed torch's `include/` and `include/torch/csrc/api/include`.
+/// empty). Torch comes from `TorchIncludeOption` when non-empty, else from
+/// the torch package `python3` would import (found without importing it).
 ToolchainPaths findToolchain(const std::string &CudaPathOption,
                              const std::vector<std::string> &TorchIncludeOption);
 
 /// Flags inferred for a tree without a compile database (or for a TU the
-/// database does not list): `-I` for the tree root and for each of its
-/// `src/`, `csrc/` and `include/` directories (at any depth), torch's include
-/// dirs, and `-std=c++17`. CUDA and CCCL come from commonClangFlags.
-TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain);
+/// database does not list): `-std=c++N` (the newest of C++17, what the torch
+/// headers demand and what the upstream build declares), the upstream
+/// build's defines, `-I` for the tree root, the upstream build's include dirs
+/// and each `src/`, `csrc/` and `include/` directory (at any depth), then
+/// torch's and Python's include dirs. CUDA and CCCL come from commonClangFlags.
+TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain,
+                   const UpstreamBuildFlags &Upstream = {});
 
 /// Flags every parse gets whatever their origin: the resource dir, the CUDA
 /// path and CCCL include dir, and warnings off (only errors are reported).

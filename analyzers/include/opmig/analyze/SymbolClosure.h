@@ -26,6 +26,7 @@ namespace opmig::analyze {
 struct FileNeed {
   std::set<std::string> Defines;      ///< USRs of needed symbols defined here.
   std::set<std::string> Instantiates; ///< Templates with needed specializations here.
+  std::set<std::string> Provides;     ///< Names of the needed specializations provided here.
   std::set<std::string> IncludedBy;   ///< Needed files including it.
 };
 

@@ -61,13 +61,15 @@ struct RegistrationFact {
   unsigned Line = 0;
 };
 
-/// `template void f<half>(...)` or `template <> void f<half>(...) {...}`:
-/// where a specialization is provided.
+/// `template void f<half>(...)`, `template <> void f<half>(...) {...}`,
+/// `template struct X<half>;` (one fact per member), `template void
+/// X<half>::run(...)`: where a specialization is provided.
 struct InstantiationFact {
-  std::string Template;       ///< USR of the primary template.
+  std::string Template;       ///< USR of the primary template (or member pattern).
   std::string Specialization; ///< USR of the specialization.
   std::string File;
   unsigned Line = 0;
+  std::string Name; ///< The specialization with its arguments, for reports.
 };
 
 struct DiagnosticFact {
