@@ -11,6 +11,8 @@ set -euo pipefail
 
 # clang-22 and friends come from Debian's bookworm-security suite;
 # g++ is the compiler CMake picks up (clang-22 does not pull it in).
+# libclang-rt-22-dev is Clang's libFuzzer runtime, for the fuzz tests
+# (tests/fuzz); without it they are skipped.
 PACKAGES=(
   g++
   cmake
@@ -25,6 +27,7 @@ PACKAGES=(
   libcli11-dev
   nlohmann-json3-dev
   libgtest-dev
+  libclang-rt-22-dev
 )
 
 log() { printf '[install-deps] %s\n' "$*"; }

@@ -490,8 +490,31 @@ llvm::Error checkToolchainOptions(const AnalyzeOptions &Options) {
 
 } // namespace
 
+/// `sm_90`, `sm_90a`, `sm_100f`: what Clang's --cuda-gpu-arch accepts for
+/// NVIDIA GPUs. Anything else would only make every device parse fail.
+static bool isCudaArch(llvm::StringRef Arch) {
+  if (!Arch.consume_front("sm_"))
+    return false;
+  if (!Arch.consume_back("a"))
+    Arch.consume_back("f");
+  return Arch.size() >= 2 && llvm::all_of(Arch, [](char C) { return llvm::isDigit(C); });
+}
+
+static llvm::Error checkEntryOptions(const AnalyzeOptions &Options) {
+  for (const std::string &Entry : Options.Entries)
+    if (llvm::StringRef(Entry).trim().ltrim(':').empty())
+      return inputError("--entry '", Entry,
+                        "' is empty; name a C++ function (e.g. ns::scale) or a registered op");
+  if (!Options.GpuArch.empty() && !isCudaArch(Options.GpuArch))
+    return inputError("invalid --gpu-arch '", Options.GpuArch,
+                      "'; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
+  return llvm::Error::success();
+}
+
 llvm::Expected<AnalysisResult> analyzeClosure(const AnalyzeOptions &Options) {
   auto Start = Clock::now();
+  if (llvm::Error E = checkEntryOptions(Options))
+    return E;
   if (llvm::Error E = checkToolchainOptions(Options))
     return E;
   auto Tree = readSourceTree(Options.SourceRoot);

@@ -12,6 +12,7 @@
 #include "opmig/analyze/CompileFlags.h"
 
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -502,6 +503,10 @@ llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir)
   // LLVM's own reader prints parse errors to stderr; check the JSON first so
   // the one error message is ours, with its line and column.
   if (auto Buffer = llvm::MemoryBuffer::getFile(Path)) {
+    // LLVM's JSON parser recurses once per level: bound it before it runs.
+    if (opmig::jsonNestingDepth((*Buffer)->getBuffer()) > opmig::MaxJsonDepth)
+      return Fail("nested deeper than " + std::to_string(opmig::MaxJsonDepth) + " levels",
+                  "regenerate it; a compile database is a list of flat objects");
     if (auto Parsed = llvm::json::parse((*Buffer)->getBuffer()); !Parsed)
       return Fail(llvm::toString(Parsed.takeError()), "regenerate it, or fix the JSON");
   }

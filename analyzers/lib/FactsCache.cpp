@@ -1,6 +1,7 @@
 #include "opmig/analyze/FactsCache.h"
 
 #include "nlohmann/json.hpp"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -125,11 +126,16 @@ void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
   int FD;
   if (fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Temp))
     return;
+  bool Written;
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << Entry.dump();
+    OS << dumpJson(Entry);
+    OS.close();
+    Written = !OS.has_error();
+    OS.clear_error(); // A full disk makes a miss next time, not a crash now.
   }
-  if (fs::rename(Temp, Final))
+  // A temporary left behind would litter the cache for good.
+  if (!Written || fs::rename(Temp, Final))
     fs::remove(Temp);
 }
 

@@ -151,6 +151,12 @@ llvm::Expected<SourceTree> readSourceTree(const std::string &Root) {
   if (!fs::is_directory(Root))
     return inputError("--source '", Root,
                       "' is not a readable directory; pass the root of the upstream tree");
+  // Listing it tells a folder that cannot be read from one with no sources.
+  std::error_code EC;
+  fs::directory_iterator Probe(Root, EC);
+  if (EC)
+    return inputError("--source '", Root, "' cannot be read: ", EC.message(),
+                      "; check its permissions");
   SourceTree Tree;
   Tree.Root = realPathOf(Root);
   readGitmodules(Tree);

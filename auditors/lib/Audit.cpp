@@ -28,7 +28,13 @@ auto findingKey(const Finding &F) {
 /// relative to `Root`.
 llvm::Expected<std::set<std::string>> changedFiles(const std::string &Root,
                                                    const std::string &Ref) {
-  auto Diff = runGit(Root, {"diff", "--name-only", "-z", "--relative", Ref, "--"});
+  // A ref is never an option: `--output=/path` would make git write there.
+  if (Ref.empty() || Ref[0] == '-' ||
+      llvm::any_of(Ref, [](char C) { return static_cast<unsigned char>(C) < 0x20; }))
+    return inputError("--changed-since '", Ref,
+                      "' is not a git ref; name a branch, tag or commit (e.g. origin/main)");
+  auto Diff =
+      runGit(Root, {"diff", "--name-only", "-z", "--relative", "--end-of-options", Ref, "--"});
   if (!Diff)
     return Diff.takeError();
   if (!*Diff)
@@ -84,14 +90,8 @@ bool hasFailures(const std::vector<Finding> &Findings, Severity FailOn) {
   });
 }
 
-std::optional<Severity> parseSeverity(llvm::StringRef Text) {
-  for (Severity S : {Severity::Note, Severity::Warning, Severity::Error})
-    if (Text == toString(S))
-      return S;
-  return std::nullopt;
-}
-
-llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules) {
+llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules,
+                                            const std::set<std::string> &KnownRuleIds) {
   AuditResult Result;
   Result.Root = Repo.root();
   Result.FilesAudited = Repo.files().size();
@@ -118,7 +118,7 @@ llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<
   std::set<std::string> Ids;
   for (const Rule &R : Rules)
     Ids.insert(R.Id);
-  applySuppressions(Repo, Ids, Result.Findings);
+  applySuppressions(Repo, Ids, Result.Findings, KnownRuleIds);
   sortFindings(Result.Findings);
   computeFingerprints(Repo, Result.Findings);
   Result.Rules = std::move(Rules);
@@ -131,6 +131,9 @@ llvm::Expected<AuditResult> runAudit(const AuditOptions &Options) {
     return Loaded.takeError();
   if (llvm::Error E = checkProfile(*Loaded, Options.Profile))
     return E;
+  std::set<std::string> KnownRuleIds;
+  for (const Rule &R : *Loaded)
+    KnownRuleIds.insert(R.Id);
   std::vector<Rule> Rules;
   for (Rule &R : *Loaded)
     if (inProfile(R, Options.Profile))
@@ -153,7 +156,7 @@ llvm::Expected<AuditResult> runAudit(const AuditOptions &Options) {
       return Files.takeError();
     Changed = std::move(*Files);
   }
-  llvm::Expected<AuditResult> Result = auditRepository(*Repo, std::move(Rules));
+  llvm::Expected<AuditResult> Result = auditRepository(*Repo, std::move(Rules), KnownRuleIds);
   if (!Result)
     return Result.takeError();
   Result->Profile = Options.Profile;

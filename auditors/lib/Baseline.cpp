@@ -4,6 +4,7 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -23,13 +24,16 @@ std::string serializeBaseline(const std::vector<Finding> &Findings) {
   nlohmann::ordered_json Doc;
   Doc["schema"] = BaselineSchemaVersion;
   Doc["findings"] = Entries;
-  return Doc.dump(2) + "\n";
+  return dumpJson(Doc, 2) + "\n";
 }
 
 llvm::Expected<std::set<std::string>> parseBaseline(llvm::StringRef Text,
                                                     const std::string &Origin) {
+  llvm::Expected<nlohmann::json> Parsed = parseJsonText(Text, Origin);
+  if (!Parsed)
+    return inputError("cannot read baseline: ", llvm::toString(Parsed.takeError()));
   try {
-    nlohmann::json Doc = nlohmann::json::parse(Text.begin(), Text.end());
+    const nlohmann::json &Doc = *Parsed;
     if (!Doc.is_object() || Doc.value("schema", "") != BaselineSchemaVersion)
       return inputError("baseline '", Origin, "' is not an ", BaselineSchemaVersion,
                         " document; write one with opmig audit --write-baseline");

@@ -16,6 +16,13 @@ const char *toString(Severity S) {
   return "error";
 }
 
+std::optional<Severity> parseSeverity(llvm::StringRef Text) {
+  for (Severity S : {Severity::Note, Severity::Warning, Severity::Error})
+    if (Text == toString(S))
+      return S;
+  return std::nullopt;
+}
+
 const char *toString(FindingState S) {
   switch (S) {
   case FindingState::New:

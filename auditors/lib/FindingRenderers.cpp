@@ -3,6 +3,7 @@
 #include "opmig/audit/FindingRenderers.h"
 
 #include "nlohmann/json.hpp"
+#include "opmig/analyze/JsonText.h"
 #include "opmig/audit/Suppressions.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -226,7 +227,7 @@ std::string renderJson(const AuditResult &Result) {
                     {"suppressed", countState(Result.Findings, FindingState::Suppressed)},
                     {"new_by_severity", NewBySeverity}};
   Doc["stats"] = {{"checker_seconds", Result.CheckerSeconds}};
-  return Doc.dump(2) + "\n";
+  return dumpJson(Doc, 2) + "\n";
 }
 
 std::string renderSarif(const AuditResult &Result, const std::string &ToolVersion) {
@@ -264,7 +265,7 @@ std::string renderSarif(const AuditResult &Result, const std::string &ToolVersio
   Log["$schema"] = SarifSchema;
   Log["version"] = "2.1.0";
   Log["runs"] = nlohmann::ordered_json::array({Run});
-  return Log.dump(2) + "\n";
+  return dumpJson(Log, 2) + "\n";
 }
 
 std::string renderJUnit(const AuditResult &Result, const std::string &SuiteName, Severity FailOn) {

@@ -6,6 +6,7 @@
 #include "UpstreamNameLeaks.h"
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 #include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/TargetEdits.h"
 
@@ -302,9 +303,9 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   while (Options.Target.size() > 1 && Options.Target.back() == '/')
     Options.Target.pop_back();
   if (!llvm::sys::fs::is_directory(Options.Target))
-    return inputError("'", Options.Target, "' is not a directory");
+    return inputError("--target '", Options.Target, "' is not a directory");
   if (!Options.Source.empty() && !llvm::sys::fs::is_directory(Options.Source))
-    return inputError("'", Options.Source, "' is not a directory");
+    return inputError("--source '", Options.Source, "' is not a directory");
   llvm::Expected<Located> L = locateManifest(Options);
   if (!L)
     return L.takeError();
@@ -381,7 +382,7 @@ std::string renderReviewJson(const ReviewResult &Result) {
   Doc["closure_not_compared"] = Result.ClosureNotCompared;
   Doc["verdict"] = toString(Result.Outcome);
   Doc["reasons"] = Result.Reasons;
-  return Doc.dump(2) + "\n";
+  return dumpJson(Doc, 2) + "\n";
 }
 
 } // namespace opmig::audit

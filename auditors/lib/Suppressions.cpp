@@ -76,7 +76,7 @@ std::vector<Suppression> findSuppressions(llvm::StringRef Text, const std::strin
 }
 
 void applySuppressions(const Repository &Repo, const std::set<std::string> &RulesRun,
-                       std::vector<Finding> &Findings) {
+                       std::vector<Finding> &Findings, const std::set<std::string> &KnownRules) {
   // Findings by file, so each suppression looks only at its own file's.
   std::map<std::string, std::vector<Finding *>> ByFile;
   for (Finding &F : Findings)
@@ -95,6 +95,15 @@ void applySuppressions(const Repository &Repo, const std::set<std::string> &Rule
         continue;
       }
       for (const std::string &Id : S.RuleIds) {
+        // A typo in the id would otherwise suppress nothing, silently.
+        if (!KnownRules.empty() && !KnownRules.count(Id) && !RulesRun.count(Id)) {
+          AboutSuppressions.push_back(aboutSuppression(
+              S, UnusedSuppressionId, Severity::Warning,
+              "suppression of " + Id + " names no known rule, so it suppresses nothing",
+              "correct the rule id (opmig audit --format json lists the rules), or remove the "
+              "suppression"));
+          continue;
+        }
         bool Used = false;
         for (Finding *F : ByFile[File])
           if (F->RuleId == Id && (F->Line == S.Line || F->Line == S.Line + 1)) {

@@ -3,6 +3,7 @@
 #include "YamlJson.h"
 
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/SourceMgr.h"
@@ -14,14 +15,31 @@ namespace opmig::audit {
 
 namespace {
 
+/// The line of `Loc`, or 0 when it does not point into the buffer: LLVM
+/// gives some nodes (an empty document after `---`, found by fuzzing) a
+/// location past its end.
+unsigned lineAt(const llvm::SourceMgr &SM, llvm::SMLoc Loc) {
+  if (!Loc.isValid() || SM.getNumBuffers() == 0)
+    return 0;
+  const llvm::MemoryBuffer *Buffer = SM.getMemoryBuffer(SM.getMainFileID());
+  if (Loc.getPointer() < Buffer->getBufferStart() || Loc.getPointer() > Buffer->getBufferEnd())
+    return 0;
+  return SM.getLineAndColumn(Loc).first;
+}
+
 /// Converts one node tree, recording lines; the first problem wins.
 class Converter {
 public:
   Converter(llvm::SourceMgr &SM, LocatedJson &Out) : SM(SM), Out(Out) {}
 
-  std::optional<nlohmann::json> convert(llvm::yaml::Node *N, const std::string &Pointer) {
+  std::optional<nlohmann::json> convert(llvm::yaml::Node *N, const std::string &Pointer,
+                                        unsigned Depth = 0) {
     if (!N)
       return fail(0, "malformed node");
+    // LLVM parses child nodes lazily, so this walk is the only recursion;
+    // stopping it here bounds the stack whatever the input.
+    if (Depth >= MaxJsonDepth)
+      return fail(lineOf(N), "nested deeper than " + std::to_string(MaxJsonDepth) + " levels");
     Out.Lines.try_emplace(Pointer, lineOf(N));
     switch (N->getType()) {
     case llvm::yaml::Node::NK_Null:
@@ -31,9 +49,9 @@ public:
     case llvm::yaml::Node::NK_BlockScalar:
       return nlohmann::json(llvm::cast<llvm::yaml::BlockScalarNode>(N)->getValue().str());
     case llvm::yaml::Node::NK_Mapping:
-      return mapping(llvm::cast<llvm::yaml::MappingNode>(N), Pointer);
+      return mapping(llvm::cast<llvm::yaml::MappingNode>(N), Pointer, Depth);
     case llvm::yaml::Node::NK_Sequence:
-      return sequence(llvm::cast<llvm::yaml::SequenceNode>(N), Pointer);
+      return sequence(llvm::cast<llvm::yaml::SequenceNode>(N), Pointer, Depth);
     case llvm::yaml::Node::NK_Alias:
       return fail(lineOf(N), "aliases (*name) are not supported in rule files");
     default:
@@ -45,10 +63,7 @@ public:
   std::string Problem;
 
 private:
-  unsigned lineOf(llvm::yaml::Node *N) const {
-    llvm::SMLoc Loc = N->getSourceRange().Start;
-    return Loc.isValid() ? SM.getLineAndColumn(Loc).first : 0;
-  }
+  unsigned lineOf(llvm::yaml::Node *N) const { return lineAt(SM, N->getSourceRange().Start); }
 
   std::nullopt_t fail(unsigned Line, std::string Why) {
     if (Problem.empty()) {
@@ -74,7 +89,8 @@ private:
     return Value.str();
   }
 
-  std::optional<nlohmann::json> mapping(llvm::yaml::MappingNode *M, const std::string &Pointer) {
+  std::optional<nlohmann::json> mapping(llvm::yaml::MappingNode *M, const std::string &Pointer,
+                                        unsigned Depth) {
     nlohmann::json Object = nlohmann::json::object();
     for (llvm::yaml::KeyValueNode &KV : *M) {
       auto *Key = llvm::dyn_cast_or_null<llvm::yaml::ScalarNode>(KV.getKey());
@@ -87,7 +103,7 @@ private:
         return fail(lineOf(Key), "duplicate key '" + Name + "'");
       std::string Child = Pointer + "/" + pointerToken(Name);
       Out.Lines[Child] = lineOf(Key);
-      std::optional<nlohmann::json> Value = convert(KV.getValue(), Child);
+      std::optional<nlohmann::json> Value = convert(KV.getValue(), Child, Depth + 1);
       if (!Value)
         return std::nullopt;
       // The key's line, not the value's: a multi-line value starts below it.
@@ -97,11 +113,12 @@ private:
     return Object;
   }
 
-  std::optional<nlohmann::json> sequence(llvm::yaml::SequenceNode *S, const std::string &Pointer) {
+  std::optional<nlohmann::json> sequence(llvm::yaml::SequenceNode *S, const std::string &Pointer,
+                                         unsigned Depth) {
     nlohmann::json Array = nlohmann::json::array();
     for (llvm::yaml::Node &Item : *S) {
       std::optional<nlohmann::json> Value =
-          convert(&Item, Pointer + "/" + std::to_string(Array.size()));
+          convert(&Item, Pointer + "/" + std::to_string(Array.size()), Depth + 1);
       if (!Value)
         return std::nullopt;
       Array.push_back(std::move(*Value));
@@ -163,10 +180,9 @@ llvm::Expected<LocatedJson> parseYamlAsJson(llvm::StringRef Text, const std::str
     return inputError(Origin, ":1: empty rule file");
   if (++Doc != Stream.end() && Doc->getRoot() &&
       Doc->getRoot()->getType() != llvm::yaml::Node::NK_Null)
-    return inputError(
-        Origin, ":",
-        std::to_string(SM.getLineAndColumn(Doc->getRoot()->getSourceRange().Start).first),
-        ": a rule file holds one YAML document");
+    return inputError(Origin, ":",
+                      std::to_string(lineAt(SM, Doc->getRoot()->getSourceRange().Start)),
+                      ": a rule file holds one YAML document");
   if (!Diagnostic.Message.empty())
     return inputError(Origin, ":", std::to_string(Diagnostic.Line), ": ", Diagnostic.Message);
   Out.Value = std::move(*Value);

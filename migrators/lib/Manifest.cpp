@@ -1,7 +1,9 @@
 #include "opmig/migrate/Manifest.h"
 
+#include "RelativePaths.h"
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SHA256.h"
@@ -64,7 +66,7 @@ std::string serializeManifest(const Manifest &M) {
             {"wrap_global_namespace_into", M.WrapGlobalInto},
             {"files", arrayOf(M.Files)},
             {"generated", arrayOf(M.Generated)}};
-  return J.dump(2) + "\n";
+  return dumpJson(J, 2) + "\n";
 }
 
 static Manifest fromJson(const json &J) {
@@ -97,14 +99,46 @@ static Manifest fromJson(const json &J) {
   return M;
 }
 
+/// A manifest is read from the target, where anyone may have edited it: a
+/// path naming `..`, an absolute path or a NUL would make a re-run or a
+/// review read or remove a file outside the target (or one of a shorter name).
+static llvm::Error checkManifestPaths(const Manifest &M, llvm::StringRef Origin) {
+  auto Check = [&](const std::string &Path, const char *Key) -> llvm::Error {
+    if (isContainedRelativePath(Path))
+      return llvm::Error::success();
+    return inputError(Origin.str(), ": ", Key, " '", llvm::StringRef(Path).split('\0').first.str(),
+                      Path.find('\0') != std::string::npos ? "<NUL>..." : "",
+                      "' is not a relative path inside its tree (absolute, '..', '.', an empty "
+                      "component or a control character); restore the manifest from version "
+                      "control");
+  };
+  for (const MigratedFileRecord &F : M.Files) {
+    if (llvm::Error E = Check(F.TargetPath, "target_path"))
+      return E;
+    if (llvm::Error E = Check(F.UpstreamPath, "upstream_path"))
+      return E;
+  }
+  for (const GeneratedFileRecord &G : M.Generated)
+    if (llvm::Error E = Check(G.TargetPath, "target_path"))
+      return E;
+  return llvm::Error::success();
+}
+
 llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Origin) {
+  llvm::Expected<json> Parsed = parseJsonText(Text, Origin);
+  if (!Parsed)
+    return inputError(Origin.str(), ": malformed manifest (", llvm::toString(Parsed.takeError()),
+                      "); restore it from version control or remove the domain and migrate again");
   try {
-    json J = json::parse(Text.begin(), Text.end());
+    const json &J = *Parsed;
     if (J.value("schema", "") != ManifestSchemaVersion)
       return inputError(
           Origin.str(), ": not an opmig manifest of schema ", ManifestSchemaVersion,
           "; remove it (and the files it lists) or migrate with the opmig that wrote it");
-    return fromJson(J);
+    Manifest M = fromJson(J);
+    if (llvm::Error E = checkManifestPaths(M, Origin))
+      return E;
+    return M;
   } catch (const json::exception &E) {
     return inputError(Origin.str(), ": malformed manifest (", E.what(),
                       "); restore it from version control or remove the domain and migrate again");

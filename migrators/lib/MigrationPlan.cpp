@@ -1,5 +1,6 @@
 #include "opmig/migrate/MigrationPlan.h"
 
+#include "CppNames.h"
 #include "opmig/analyze/Errors.h"
 #include "opmig/migrate/TemplateRenderer.h"
 
@@ -20,10 +21,18 @@ bool isIdentifier(llvm::StringRef Name) {
          llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
 }
 
+/// `a::b`, each component an identifier that is no keyword.
 bool isQualifiedName(llvm::StringRef Name) {
   llvm::SmallVector<llvm::StringRef, 4> Parts;
   Name.split(Parts, "::");
-  return llvm::all_of(Parts, isIdentifier);
+  return llvm::all_of(Parts, isNamespaceIdentifier);
+}
+
+/// Whether some closure symbol lives in namespace `Ns` (qualified).
+bool closureOpens(const analyze::AnalysisResult &Analysis, llvm::StringRef Ns) {
+  return llvm::any_of(Analysis.Symbols, [&](const analyze::ClosureSymbol &S) {
+    return llvm::StringRef(S.Name).starts_with((Ns + "::").str());
+  });
 }
 
 /// `a::B<x::y>::c` -> `a`: the first component, outside template arguments.
@@ -95,6 +104,10 @@ llvm::Error checkDomainName(const std::string &Domain) {
   bool Valid =
       !D.empty() && D.size() <= 64 && llvm::isLower(D.front()) &&
       llvm::all_of(D, [](char C) { return llvm::isLower(C) || llvm::isDigit(C) || C == '_'; });
+  if (Valid && isCppKeyword(D))
+    return inputError("invalid --domain '", Domain,
+                      "': it is a C++ keyword, and the domain becomes a C++ namespace; pick "
+                      "another name");
   if (!Valid)
     return inputError("invalid --domain '", Domain,
                       "': use a lower-case identifier such as 'attn' or 'fp8_comm' (it becomes a "
@@ -108,8 +121,8 @@ llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec) {
   To.consume_front("::");
   if (!isQualifiedName(From) || !isQualifiedName(To))
     return inputError("invalid --rename-namespace '", Spec,
-                      "': expected OLD=NEW with C++ namespace names, e.g. "
-                      "nunchaku::kernels=svdq::kernels");
+                      "': expected OLD=NEW with C++ namespace names that are no keywords, "
+                      "e.g. nunchaku::kernels=svdq::kernels");
   return NamespaceRename{From.str(), To.str()};
 }
 
@@ -148,6 +161,13 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
     Plan.FileMap[Up] = Plan.NativeDir + "/" + Below.str();
   }
 
+  // A rename of a namespace the closure never opens would do nothing.
+  for (const NamespaceRename &R : Options.ExplicitRenames)
+    if (!closureOpens(Analysis, R.From))
+      return inputError("--rename-namespace ", R.From, "=", R.To,
+                        ": the closure opens no namespace '", R.From,
+                        "', so nothing would be renamed; namespaces it opens: ",
+                        llvm::join(closureNamespaces(Analysis), ", "));
   Plan.Renames = Options.ExplicitRenames;
   for (const std::string &N : closureNamespaces(Analysis))
     if (llvm::none_of(Options.ExplicitRenames,

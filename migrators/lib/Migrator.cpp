@@ -1,5 +1,6 @@
 #include "opmig/migrate/Migrator.h"
 
+#include "CppNames.h"
 #include "GlueContext.h"
 #include "UpstreamProbe.h"
 #include "opmig/analyze/Errors.h"
@@ -126,6 +127,8 @@ public:
 
 private:
   llvm::Error checkTarget();
+  llvm::Error checkTargetOutsideSource();
+  llvm::Error checkChangesOutsideSource() const;
   llvm::Error analyze();
   llvm::Error loadPreviousManifest();
   llvm::Expected<std::vector<std::string>> generatedPaths();
@@ -140,7 +143,7 @@ private:
 
   const MigrateOptions &Options;
   Profile P;
-  std::string TargetRoot;
+  std::string TargetRoot, SourceRoot;
   PreviousRun Previous;
   MigrationResult R;
 };
@@ -153,14 +156,63 @@ llvm::Error Pipeline::checkTarget() {
   if (std::error_code EC = fs::real_path(Options.TargetRoot, Real))
     return inputError("cannot resolve --target ", Options.TargetRoot, ": ", EC.message());
   TargetRoot = std::string(Real);
-  llvm::Expected<bool> Recovered = recoverInterrupted(TargetRoot);
-  if (!Recovered)
-    return Recovered.takeError();
-  R.RecoveredInterrupted = *Recovered;
+  if (llvm::Error E = checkTargetOutsideSource())
+    return E;
+  // A dry run writes nothing, so it only says what a real run would undo.
+  llvm::Expected<std::optional<InterruptedCommit>> Found = inspectInterrupted(TargetRoot);
+  if (!Found)
+    return Found.takeError();
+  R.Interrupted = std::move(*Found);
+  if (R.Interrupted && !Options.DryRun) {
+    llvm::Expected<bool> Recovered = recoverInterrupted(TargetRoot);
+    if (!Recovered)
+      return Recovered.takeError();
+    R.RecoveredInterrupted = *Recovered;
+  }
   for (const std::string &Required : P.RequiredTargetFiles)
     if (!fs::exists(joinPath(TargetRoot, Required)))
       return inputError("--target ", Options.TargetRoot, " does not follow the ", P.Name,
                         " convention: ", Required, " is missing; pick the right --profile");
+  return llvm::Error::success();
+}
+
+/// A target inside the source would make the migration copy into the tree
+/// it reads (and a re-run read its own output). A source inside the target
+/// is fine (this repository migrates samples/upstream into kernels/), as
+/// long as no change lands in the source: checked by checkChangesOutsideSource.
+llvm::Error Pipeline::checkTargetOutsideSource() {
+  llvm::SmallString<256> Source;
+  if (fs::real_path(Options.Analysis.SourceRoot, Source))
+    return llvm::Error::success(); // The analysis reports a missing --source.
+  SourceRoot = std::string(Source);
+  if (TargetRoot == SourceRoot || llvm::StringRef(TargetRoot).starts_with(SourceRoot + "/"))
+    return inputError("--target ", Options.TargetRoot, " is inside --source ",
+                      Options.Analysis.SourceRoot,
+                      "; migrate into a repository outside the upstream tree");
+  return llvm::Error::success();
+}
+
+llvm::Error Pipeline::checkChangesOutsideSource() const {
+  if (!llvm::StringRef(SourceRoot).starts_with(TargetRoot + "/"))
+    return llvm::Error::success();
+  llvm::StringRef Inside = llvm::StringRef(SourceRoot).drop_front(TargetRoot.size() + 1);
+  for (const PlannedChange &C : R.Changes)
+    if (C.Path == Inside || llvm::StringRef(C.Path).starts_with((Inside + "/").str()))
+      return inputError("the migration would write ", C.Path, " inside --source ",
+                        Options.Analysis.SourceRoot, "; pick another --domain or profile");
+  return llvm::Error::success();
+}
+
+/// --upstream-repo and --upstream-commit become the first line of every
+/// migrated file (`// Migrated by opmig from REPO at COMMIT: path`): a
+/// newline there would make the rest of the value code.
+llvm::Error checkProvenanceValues(const MigrateOptions &Options) {
+  for (auto [Name, Value] : {std::pair{"--upstream-repo", &Options.UpstreamRepo},
+                             std::pair{"--upstream-commit", &Options.UpstreamCommit}})
+    if (size_t At = firstControlCharacter(*Value); At != llvm::StringRef::npos)
+      return inputError("invalid ", Name, " '", llvm::StringRef(*Value).take_front(At).str(),
+                        "...': it holds a control character (byte ", std::to_string(At),
+                        "), and the value becomes a comment line in every migrated file");
   return llvm::Error::success();
 }
 
@@ -461,6 +513,8 @@ llvm::Expected<MigrationResult> Pipeline::run() {
   P = std::move(*Loaded);
   if (llvm::Error E = checkDomainName(Options.Domain))
     return E;
+  if (llvm::Error E = checkProvenanceValues(Options))
+    return E;
   if (llvm::Error E = checkTarget())
     return E;
   if (llvm::Error E = analyze())
@@ -487,6 +541,8 @@ llvm::Expected<MigrationResult> Pipeline::run() {
   addManifest();
   std::sort(R.Changes.begin(), R.Changes.end(),
             [](const PlannedChange &A, const PlannedChange &B) { return A.Path < B.Path; });
+  if (llvm::Error E = checkChangesOutsideSource())
+    return E;
   return std::move(R);
 }
 

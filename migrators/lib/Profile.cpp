@@ -15,6 +15,7 @@
 #include "TemplateSyntax.h"
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -435,19 +436,6 @@ llvm::Expected<std::string> resolveProfileFile(const std::string &NameOrPath,
                     " (or give the path of a profile.json)");
 }
 
-/// nlohmann's parse error, as `file:line: invalid JSON: why`.
-llvm::Error parseProblem(const std::string &File, llvm::StringRef Text,
-                         const json::parse_error &Error) {
-  size_t Before = std::min<size_t>(Error.byte > 0 ? Error.byte - 1 : 0, Text.size());
-  unsigned Line = 1 + Text.take_front(Before).count('\n');
-  // Drop nlohmann's own prefix ("[json...] parse error at line 2, column 3: ").
-  llvm::StringRef Why = Error.what();
-  size_t Column = Why.find(", column ");
-  if (Column != Why.npos && Why.find(": ", Column) != Why.npos)
-    Why = Why.drop_front(Why.find(": ", Column) + 2);
-  return inputError(File, ":", std::to_string(Line), ": invalid JSON: ", Why.str());
-}
-
 } // namespace
 
 llvm::Expected<Profile> loadProfile(const std::string &NameOrPath, const std::string &BuiltinDir) {
@@ -461,13 +449,10 @@ llvm::Expected<Profile> loadProfile(const std::string &NameOrPath, const std::st
   llvm::SmallString<256> Folder;
   if (std::error_code EC = fs::real_path(llvm::sys::path::parent_path(*File), Folder))
     return inputError("cannot resolve the folder of ", *File, ": ", EC.message());
-  json Root;
-  try {
-    Root = json::parse(Text.begin(), Text.end());
-  } catch (const json::parse_error &Error) {
-    return parseProblem(*File, Text, Error);
-  }
-  return ProfileReader(*File, std::string(Folder), Text).read(Root);
+  llvm::Expected<json> Root = parseJsonText(Text, *File);
+  if (!Root)
+    return Root.takeError();
+  return ProfileReader(*File, std::string(Folder), Text).read(*Root);
 }
 
 } // namespace opmig::migrate

@@ -2,9 +2,10 @@
 
 #include "opmig/migrate/PythonHelper.h"
 
+#include "ScratchDir.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -19,18 +20,6 @@ namespace {
 /// A traceback's last lines say what went wrong.
 constexpr size_t StderrTail = 2000;
 
-struct TemporaryFile {
-  llvm::SmallString<128> Path;
-  std::optional<llvm::FileRemover> Remover;
-};
-
-llvm::Error createTemporary(llvm::StringRef Suffix, TemporaryFile &File) {
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-py", Suffix, File.Path))
-    return llvm::createStringError(EC, "cannot create a temporary file for a Python helper");
-  File.Remover.emplace(File.Path);
-  return llvm::Error::success();
-}
-
 llvm::Expected<std::string> readWhole(llvm::StringRef Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
@@ -44,28 +33,36 @@ llvm::Expected<std::string> runPythonHelper(llvm::StringRef Python, llvm::String
                                             llvm::ArrayRef<llvm::StringRef> Args,
                                             llvm::StringRef Input, unsigned TimeoutSeconds,
                                             llvm::StringRef What) {
-  TemporaryFile In, Out, Err;
-  for (auto [Suffix, File] : {std::pair{"in", &In}, {"out", &Out}, {"err", &Err}})
-    if (llvm::Error E = createTemporary(Suffix, *File))
-      return E;
+  // The request holds copies of the target's files: a private folder, gone
+  // on every way out, Ctrl-C included.
+  llvm::Expected<ScratchDir> Scratch = ScratchDir::create("opmig-py");
+  if (!Scratch)
+    return Scratch.takeError();
+  std::string In = Scratch->file("in"), Out = Scratch->file("out"), Err = Scratch->file("err");
   {
     std::error_code EC;
-    llvm::raw_fd_ostream OS(In.Path, EC);
+    llvm::raw_fd_ostream OS(In, EC);
     if (EC)
       return llvm::createStringError(EC, "cannot write the request of %s", What.str().c_str());
     OS << Input;
+    OS.close();
+    if (OS.has_error()) {
+      OS.clear_error();
+      return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                     "cannot write the request of %s", What.str().c_str());
+    }
   }
   std::vector<llvm::StringRef> Argv = {Python, "-I", "-S", "-c", Script};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(In.Path), llvm::StringRef(Out.Path),
-                                                llvm::StringRef(Err.Path)};
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(In), llvm::StringRef(Out),
+                                                llvm::StringRef(Err)};
   std::string ExecError;
   int Code = llvm::sys::ExecuteAndWait(Python, Argv, std::nullopt, Redirects, TimeoutSeconds, 0,
                                        &ExecError);
   if (Code == 0)
-    return readWhole(Out.Path);
+    return readWhole(Out);
   std::string Detail = ExecError;
-  if (llvm::Expected<std::string> Stderr = readWhole(Err.Path); !Stderr)
+  if (llvm::Expected<std::string> Stderr = readWhole(Err); !Stderr)
     llvm::consumeError(Stderr.takeError());
   else if (Detail.empty())
     Detail = Stderr->size() > StderrTail ? Stderr->substr(Stderr->size() - StderrTail) : *Stderr;

@@ -15,10 +15,14 @@
 namespace opmig::migrate {
 
 /// True for a non-empty relative path with no empty, `.` or `..` component
-/// (`a/b.py`, not `/a`, `a//b`, `./a` or `a/../b`).
+/// and no control character (`a/b.py`, not `/a`, `a//b`, `./a`, `a/../b` or
+/// `a\0b`, which a C string would cut to `a`).
 inline bool isContainedRelativePath(llvm::StringRef Path) {
   if (Path.empty() || llvm::sys::path::is_absolute(Path) || Path.contains('\\'))
     return false;
+  for (char C : Path)
+    if (static_cast<unsigned char>(C) < 0x20 || C == 0x7f)
+      return false;
   llvm::SmallVector<llvm::StringRef> Parts;
   Path.split(Parts, '/');
   for (llvm::StringRef Part : Parts)

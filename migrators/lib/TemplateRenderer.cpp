@@ -10,6 +10,7 @@
 
 #include "TemplateSyntax.h"
 #include "opmig/analyze/Errors.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -286,7 +287,7 @@ private:
     else if (Value.is_boolean())
       Out += Value.get<bool>() ? "true" : "false";
     else if (Value.is_number())
-      Out += Value.dump();
+      Out += dumpJson(Value);
     else if (!Value.is_null())
       return TemplateProblem{N.Line, "'" + N.Value + "' is " +
                                          (Value.is_array() ? "a list" : "an object") +

@@ -130,10 +130,19 @@ TEST_F(MigrateSafetyTest, KilledRunIsRolledBackByTheNextRun) {
   EXPECT_EQ(Killed.ExitCode, 128 + 9) << Killed.Stdout << Killed.Stderr;
   EXPECT_TRUE(fs::exists(target(".opmig-staging/journal.json")));
 
+  // A dry run only says what a real run would undo (FailClosedMigrateTest
+  // proves it writes nothing); the real run rolls back, then migrates.
+  Tree HalfDone = snapshotTree(Box.Target);
   ToolResult DryRun = migrate({"--dry-run"});
   ASSERT_EQ(DryRun.ExitCode, 0) << DryRun.Stderr;
-  EXPECT_TRUE(contains(DryRun.Stdout, "rolled back an interrupted migration")) << DryRun.Stdout;
-  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
+  EXPECT_TRUE(contains(DryRun.Stdout, "a real run first rolls it back")) << DryRun.Stdout;
+  EXPECT_EQ(describeTreeDifference(HalfDone, snapshotTree(Box.Target)), "");
+
+  ToolResult Real = migrate();
+  ASSERT_EQ(Real.ExitCode, 0) << Real.Stderr;
+  EXPECT_TRUE(contains(Real.Stdout, "rolled back an interrupted migration")) << Real.Stdout;
+  EXPECT_FALSE(fs::exists(target(".opmig-staging")));
+  EXPECT_NE(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
 }
 
 TEST_F(MigrateSafetyTest, BadDomainsAreRejectedBeforeAnythingIsWritten) {

@@ -2,8 +2,10 @@
 
 #include "ToolRunner.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <vector>
 
 namespace opmig::test {
 
@@ -15,6 +17,27 @@ Tree snapshotTree(const std::string &Root) {
     if (Entry.is_regular_file() && !Entry.is_symlink())
       Files[fs::relative(Entry.path(), Root).generic_string()] = readFile(Entry.path().string());
   return Files;
+}
+
+std::string fullListing(const std::string &Root) {
+  std::vector<std::string> Lines;
+  for (const fs::directory_entry &Entry : fs::recursive_directory_iterator(Root)) {
+    fs::file_status Status = Entry.symlink_status();
+    std::ostringstream Line;
+    Line << fs::relative(Entry.path(), Root).generic_string() << " " << int(Status.type()) << " "
+         << std::oct << int(Status.permissions()) << std::dec;
+    if (fs::is_symlink(Status))
+      Line << " -> " << fs::read_symlink(Entry.path()).string();
+    else if (fs::is_regular_file(Status))
+      Line << " " << fs::file_size(Entry.path()) << " "
+           << std::hash<std::string>()(readFile(Entry.path().string()));
+    Lines.push_back(Line.str());
+  }
+  std::sort(Lines.begin(), Lines.end());
+  std::string Out;
+  for (const std::string &L : Lines)
+    Out += L + "\n";
+  return Out;
 }
 
 std::string copyToTemp(const std::string &From) {

@@ -28,6 +28,12 @@ void writeTree(const std::string &Dir, const Tree &Files);
 /// differing line of each.
 std::string describeTreeDifference(const Tree &Expected, const Tree &Actual);
 
+/// Every entry under `Root` (folders, files, links, each listed without
+/// following links) as `path type mode size content-hash-or-link-target`
+/// lines, sorted: two listings are equal only if nothing was created,
+/// removed, renamed, re-moded or rewritten, not even an empty folder.
+std::string fullListing(const std::string &Root);
+
 } // namespace opmig::test
 
 #endif

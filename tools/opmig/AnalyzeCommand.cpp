@@ -5,6 +5,7 @@
 #include "OutputFile.h"
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
+#include "opmig/analyze/JsonText.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -34,7 +35,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
   }
   std::string Rendered;
   if (Args.Format == "json")
-    Rendered = renderJson(*Result, Options.SourceRoot).dump(2) + "\n";
+    Rendered = dumpJson(renderJson(*Result, Options.SourceRoot), 2) + "\n";
   else if (Args.Format == "dot")
     Rendered = renderDot(*Result);
   else

@@ -3,15 +3,19 @@
 #include "ExitCodes.h"
 #include "MigrationReport.h"
 #include "UnifiedDiff.h"
+#include "opmig/analyze/JsonText.h"
 #include "opmig/migrate/MigrationPlan.h"
 #include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/StagedWriter.h"
+#include "opmig/migrate/TargetLock.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <optional>
 
 namespace opmig {
 
@@ -33,19 +37,49 @@ std::string builtinProfilesDir() {
   return std::string(OPMIG_RULES_DIR) + "/profiles";
 }
 
-/// OPMIG_TEST_KILL_AFTER_MOVES=N kills the process after N files were moved
-/// into place: tests use it to check that the next run rolls back.
+/// The commit step named by a fault-injection setting: `staged`,
+/// `journal`, `move:N` (after N files moved), `moved` or `committed`.
+std::optional<std::pair<migrate::CommitStep, unsigned>> parseStep(llvm::StringRef Spec) {
+  using migrate::CommitStep;
+  unsigned N = 0;
+  if (Spec.consume_front("move:"))
+    return llvm::to_integer(Spec, N) ? std::optional(std::pair{CommitStep::Moved, N})
+                                     : std::nullopt;
+  for (auto [Name, Step] :
+       {std::pair{"staged", CommitStep::Staged}, std::pair{"journal", CommitStep::JournalWritten},
+        std::pair{"moved", CommitStep::AllMoved},
+        std::pair{"committed", CommitStep::JournalRemoved}})
+    if (Spec == Name)
+      return std::pair{Step, 0u};
+  return std::nullopt;
+}
+
+/// Fault injection for tests: OPMIG_TEST_KILL_AFTER_MOVES=N kills the
+/// process (SIGKILL) after N files were moved into place;
+/// OPMIG_TEST_KILL_AT=STEP kills it at a step (see parseStep) and
+/// OPMIG_TEST_SIGNAL_AT=STEP sends it SIGTERM there, which the commit holds
+/// back until it is complete.
 migrate::CommitHooks testHooks() {
   migrate::CommitHooks Hooks;
-  if (std::optional<std::string> N = llvm::sys::Process::GetEnv("OPMIG_TEST_KILL_AFTER_MOVES")) {
-    unsigned Limit = 0;
-    if (!llvm::to_integer(*N, Limit))
-      return Hooks;
-    Hooks.AfterMove = [Limit](unsigned Moves) {
-      if (Moves == Limit)
-        raise(SIGKILL);
-    };
+  std::optional<std::string> Moves = llvm::sys::Process::GetEnv("OPMIG_TEST_KILL_AFTER_MOVES");
+  std::optional<std::string> Kill = llvm::sys::Process::GetEnv("OPMIG_TEST_KILL_AT");
+  std::optional<std::string> Term = llvm::sys::Process::GetEnv("OPMIG_TEST_SIGNAL_AT");
+  std::optional<std::pair<migrate::CommitStep, unsigned>> At;
+  int Signal = SIGKILL;
+  if (Moves)
+    At = parseStep("move:" + *Moves);
+  else if (Kill)
+    At = parseStep(*Kill);
+  else if (Term) {
+    At = parseStep(*Term);
+    Signal = SIGTERM;
   }
+  if (!At)
+    return Hooks;
+  Hooks.AtStep = [At, Signal](migrate::CommitStep Step, unsigned Done) {
+    if (Step == At->first && (Step != migrate::CommitStep::Moved || Done == At->second))
+      raise(Signal);
+  };
   return Hooks;
 }
 
@@ -77,6 +111,16 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
       return reportError(Rename.takeError());
     Options.Renames.push_back(*Rename);
   }
+  Options.DryRun = Args.DryRun;
+  // Held from before the recovery to after the commit; a dry run writes
+  // nothing and needs none.
+  std::optional<migrate::TargetLock> Lock;
+  if (!Args.DryRun && llvm::sys::fs::is_directory(Options.TargetRoot)) {
+    llvm::Expected<migrate::TargetLock> Acquired = migrate::TargetLock::acquire(Options.TargetRoot);
+    if (!Acquired)
+      return reportError(Acquired.takeError());
+    Lock.emplace(std::move(*Acquired));
+  }
   llvm::Expected<migrate::MigrationResult> Result = migrate::prepareMigration(Options);
   if (!Result)
     return reportError(Result.takeError());
@@ -100,7 +144,7 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
             migrate::commitChanges(Options.TargetRoot, Result->fileChanges(), testHooks()))
       return reportError(std::move(E));
   if (Args.Format == "json")
-    llvm::outs() << renderMigrationJson(*Result, Outcome, Args.Force).dump(2) << "\n";
+    llvm::outs() << dumpJson(renderMigrationJson(*Result, Outcome, Args.Force), 2) << "\n";
   else
     llvm::outs() << renderMigrationText(*Result, Outcome, Args.Force, Args.Verbose);
   return Outcome == MigrationOutcome::Blocked ? ExitProblemsFound : ExitSuccess;

@@ -59,6 +59,29 @@ std::string changeDetail(const PlannedChange &C) {
   return migrate::toString(C.Kind);
 }
 
+/// A dry run found an interrupted migration: what a real run rolls back.
+std::string describeInterrupted(const migrate::InterruptedCommit &I) {
+  std::string Out = "note: this target holds an interrupted migration (" +
+                    std::string(migrate::StagingDirName) +
+                    "); a real run first rolls it back, which a dry run does not do:\n";
+  for (const std::string &P : I.Restored)
+    Out += "  restore   " + P + "  (from its backup)\n";
+  for (const std::string &P : I.Removed)
+    Out += "  remove    " + P + "  (written by the interrupted run)\n";
+  if (I.Restored.empty() && I.Removed.empty())
+    Out += "  (no file to put back; only the staging folder is removed)\n";
+  Out += "  a diff above compares with the target as it is now\n";
+  return Out;
+}
+
+json interruptedJson(const MigrationResult &R) {
+  if (!R.Interrupted)
+    return nullptr;
+  return {{"rolled_back", R.RecoveredInterrupted},
+          {"restore", R.Interrupted->Restored},
+          {"remove", R.Interrupted->Removed}};
+}
+
 } // namespace
 
 json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, bool Forced) {
@@ -104,7 +127,8 @@ json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, boo
           {"ops", Ops},
           {"changes", Changes},
           {"issues", Issues},
-          {"recovered_interrupted_run", R.RecoveredInterrupted}};
+          {"recovered_interrupted_run", R.RecoveredInterrupted},
+          {"interrupted_run", interruptedJson(R)}};
 }
 
 std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outcome, bool Forced,
@@ -117,6 +141,8 @@ std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outco
      << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
   if (R.RecoveredInterrupted)
     OS << "note: rolled back an interrupted migration of this target first\n";
+  else if (R.Interrupted)
+    OS << describeInterrupted(*R.Interrupted);
   size_t Unchanged = 0;
   for (const PlannedChange &C : R.Changes) {
     if (C.Action == ChangeAction::Unchanged && !Verbose) {

@@ -20,6 +20,8 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <tuple>
+
 namespace opmig {
 
 namespace {
@@ -42,12 +44,18 @@ llvm::Error writeReport(const std::string &Path, const std::string &Content) {
 
 llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
                          const audit::GateResult &Result) {
-  std::string Sarif = !Args.Sarif.empty()     ? Args.Sarif
-                      : !Config.Sarif.empty() ? audit::pathUnderRoot(Args.Root, Config.Sarif)
-                                              : "";
-  std::string JUnit = !Args.JUnit.empty()     ? Args.JUnit
-                      : !Config.JUnit.empty() ? audit::pathUnderRoot(Args.Root, Config.JUnit)
-                                              : "";
+  // Paths from the command line go where they say; paths from .opmig.yaml,
+  // which a pull request may edit, stay under the repository.
+  std::string Sarif = Args.Sarif, JUnit = Args.JUnit;
+  for (auto [Out, Key, Value] :
+       {std::tuple{&Sarif, "sarif", &Config.Sarif}, std::tuple{&JUnit, "junit", &Config.JUnit}}) {
+    if (!Out->empty() || Value->empty())
+      continue;
+    llvm::Expected<std::string> Path = audit::reportPathUnderRoot(Args.Root, *Value, Key);
+    if (!Path)
+      return Path.takeError();
+    *Out = *Path;
+  }
   if (!Sarif.empty())
     if (llvm::Error E = writeReport(Sarif, audit::renderSarif(Result.Combined, OPMIG_VERSION)))
       return E;
@@ -60,7 +68,8 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
 
 int runGateCommand(const GateArgs &Args) {
   if (!llvm::sys::fs::is_directory(Args.Root))
-    return reportError(inputError("'", Args.Root, "' is not a directory"));
+    return reportError(inputError("gate: the repository root '", Args.Root,
+                                  "' (the dir argument) is not a directory"));
   std::string ConfigPath =
       Args.Config.empty() ? audit::pathUnderRoot(Args.Root, ".opmig.yaml") : Args.Config;
   llvm::Expected<audit::GateConfig> Config = audit::readGateConfig(ConfigPath);

@@ -132,6 +132,31 @@ TEST(RuleLoaderTest, BadYamlNamesFileAndLine) {
             "demo/demo-x.yaml:3:");
 }
 
+TEST(RuleLoaderTest, DeepNestingIsAnErrorNotAStackOverflow) {
+  for (const std::string &Deep :
+       {"id: x\nmatch: " + std::string(100000, '[') + std::string(100000, ']') + "\n",
+        "id: x\nmatch:\n" + [] {
+          std::string Block; // `- - - ...`: one level per two bytes, in block style.
+          for (int I = 0; I < 50000; ++I)
+            Block += "- ";
+          return Block + "x\n";
+        }()}) {
+    auto R = parseRule(Deep, "deep.yaml");
+    ASSERT_FALSE(bool(R));
+    std::string Message = llvm::toString(R.takeError());
+    EXPECT_EQ(Message.rfind("deep.yaml:", 0), 0u) << Message;
+    EXPECT_NE(Message.find(": nested deeper than 64 levels"), std::string::npos) << Message;
+  }
+}
+
+TEST(RuleLoaderTest, SecondDocumentWithoutAPlaceIsNoCrash) {
+  // Found by fuzz_yaml: an empty node after `---` points past the buffer.
+  std::string Text("  - - - - - - \n\n[\n\n/\n\n- - \r \n\n/\n\n\n--\xff\xff\xff\xff - - \xdd ");
+  auto R = parseRule(Text, "fuzzed.yaml");
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(llvm::toString(R.takeError()).rfind("fuzzed.yaml:", 0), 0u);
+}
+
 TEST(RuleLoaderTest, UnknownKeyNamesItsLine) {
   std::string Text = TextRule;
   Text.insert(Text.find("kind:"), "colour: red\n");

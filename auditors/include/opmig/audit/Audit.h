@@ -27,6 +27,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -59,7 +60,10 @@ llvm::Expected<AuditResult> runAudit(const AuditOptions &Options);
 
 /// Evaluates `Rules` (validated) over `Repo` with the built-in checkers and
 /// applies suppressions and fingerprints; no baseline, no ChangedSince.
-llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules);
+/// `KnownRuleIds`: every rule id loaded (of every profile), so that a
+/// suppression naming none of them is reported; empty: not checked.
+llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules,
+                                            const std::set<std::string> &KnownRuleIds = {});
 
 /// Sets each finding's Fingerprint: the first 16 hex digits of the sha256
 /// of its rule id, file, the trimmed text of its line and the occurrence
@@ -72,9 +76,6 @@ void sortFindings(std::vector<Finding> &Findings);
 
 /// Whether a New finding at or above `FailOn` remains.
 bool hasFailures(const std::vector<Finding> &Findings, Severity FailOn);
-
-/// `error`, `warning`, `note` into a Severity; nullopt otherwise.
-std::optional<Severity> parseSeverity(llvm::StringRef Text);
 
 } // namespace opmig::audit
 

@@ -9,6 +9,9 @@
 #ifndef OPMIG_AUDIT_FINDING_H
 #define OPMIG_AUDIT_FINDING_H
 
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
 #include <string>
 
 namespace opmig::audit {
@@ -17,6 +20,9 @@ enum class Severity { Note, Warning, Error };
 
 /// `note`, `warning`, `error`.
 const char *toString(Severity S);
+
+/// `error`, `warning`, `note` into a Severity; nullopt otherwise.
+std::optional<Severity> parseSeverity(llvm::StringRef Text);
 
 enum class FindingState {
   New,       ///< Fails the audit when at or above the failing severity.

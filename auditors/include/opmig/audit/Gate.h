@@ -87,6 +87,12 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
 /// gated root; an absolute one stays as it is.
 std::string pathUnderRoot(const std::string &Root, const std::string &Path);
 
+/// pathUnderRoot() for a path that opmig will write (`sarif:`, `junit:`):
+/// InputError naming `Key` when it is absolute, leaves the root through
+/// `..`, holds a control character, or passes through a symbolic link.
+llvm::Expected<std::string> reportPathUnderRoot(const std::string &Root, const std::string &Path,
+                                                llvm::StringRef Key);
+
 /// The summary `opmig gate` prints: findings per rule (new, baselined,
 /// suppressed), the rule tests, and a last line `gate: passed` or
 /// `gate: failed (N new at or above <severity>)`.

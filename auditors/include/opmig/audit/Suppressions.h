@@ -43,9 +43,12 @@ std::vector<Suppression> findSuppressions(llvm::StringRef Text, const std::strin
 /// Marks the findings that suppressions in `Repo` cover as Suppressed (with
 /// their Reason) and appends the findings about suppressions themselves.
 /// Unused suppressions are reported only for ids in `RulesRun`, since a
-/// rule that did not run cannot have been suppressed.
+/// rule that did not run cannot have been suppressed. A suppression naming
+/// an id that is neither in `RulesRun` nor in `KnownRules` is reported too
+/// (unless `KnownRules` is empty: the caller does not know every rule).
 void applySuppressions(const Repository &Repo, const std::set<std::string> &RulesRun,
-                       std::vector<Finding> &Findings);
+                       std::vector<Finding> &Findings,
+                       const std::set<std::string> &KnownRules = {});
 
 } // namespace opmig::audit
 

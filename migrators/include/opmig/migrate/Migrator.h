@@ -43,6 +43,9 @@ struct MigrateOptions {
   std::string UpstreamRepo;   ///< Overrides what git says.
   std::string UpstreamCommit; ///< Overrides what git says.
   bool AllowPartial = false;  ///< Port even when parses had errors.
+  /// Write nothing at all: an interrupted migration of the target is
+  /// reported (MigrationResult::Interrupted), not rolled back.
+  bool DryRun = false;
   std::string ToolVersion;
 };
 
@@ -83,6 +86,9 @@ struct MigrationResult {
   Manifest NewManifest;
   std::string ManifestPath; ///< Target-relative.
   bool HadManifest = false; ///< The domain was migrated before.
+  /// An interrupted migration found in the target: what rolling it back
+  /// does. Rolled back already unless MigrateOptions::DryRun.
+  std::optional<InterruptedCommit> Interrupted;
   bool RecoveredInterrupted = false;
 
   bool hasBlockingIssues() const;
@@ -92,10 +98,12 @@ struct MigrationResult {
   std::vector<FileChange> fileChanges() const;
 };
 
-/// Runs the pipeline; writes nothing (except that a previously interrupted
-/// migration of the target is rolled back first, see StagedWriter.h). Bad
-/// options, a target that does not follow the profile's convention and an
-/// unusable manifest are InputErrors.
+/// Runs the pipeline; writes nothing (except that, unless
+/// MigrateOptions::DryRun, a previously interrupted migration of the target
+/// is rolled back first, see StagedWriter.h). Bad options (a value that
+/// would become broken source text, a target inside the source), a target
+/// that does not follow the profile's convention and an unusable manifest
+/// are InputErrors.
 llvm::Expected<MigrationResult> prepareMigration(const MigrateOptions &Options);
 
 } // namespace opmig::migrate

@@ -3,7 +3,9 @@
 // migrate (anchors in Python files) and audit (the python rules) read Python
 // through CPython's own `ast`, in helper scripts compiled into the binary.
 // Both run them the same way: `python3 -I -S -c <script>`, the request on
-// stdin and the answer on stdout, through temporary files.
+// stdin and the answer on stdout, through files in a private temporary
+// folder that is removed on every exit, SIGINT and SIGTERM included
+// (ScratchDir.h).
 //
 //===----------------------------------------------------------------------===//
 
