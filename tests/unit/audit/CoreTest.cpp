@@ -10,6 +10,7 @@
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/audit/RuleTests.h"
 #include "opmig/audit/Suppressions.h"
+#include "opmig/audit/ValidationCoverage.h"
 
 #include <filesystem>
 #include <fstream>
@@ -147,6 +148,16 @@ TEST(RuleLoaderTest, DeepNestingIsAnErrorNotAStackOverflow) {
     EXPECT_EQ(Message.rfind("deep.yaml:", 0), 0u) << Message;
     EXPECT_NE(Message.find(": nested deeper than 64 levels"), std::string::npos) << Message;
   }
+}
+
+TEST(ValidationLayersTest, DeepLayersFileIsAnErrorNamingIt) {
+  std::string Path = std::filesystem::temp_directory_path().string() + "/opmig-deep-layers.yaml";
+  std::ofstream(Path) << "layers:\n  - " << std::string(100000, '[') << std::string(100000, ']')
+                      << "\n";
+  llvm::Expected<std::vector<ValidationLayer>> Layers = loadValidationLayers(Path);
+  std::filesystem::remove(Path);
+  ASSERT_FALSE(bool(Layers));
+  EXPECT_EQ(llvm::toString(Layers.takeError()), Path + ":2: nested deeper than 64 levels");
 }
 
 TEST(RuleLoaderTest, SecondDocumentWithoutAPlaceIsNoCrash) {
