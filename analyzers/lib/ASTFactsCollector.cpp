@@ -92,6 +92,10 @@ std::optional<SymbolKind> kindOf(const Decl *D) {
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
     if (!VD->hasGlobalStorage() || VD->isStaticLocal() || isa<ParmVarDecl>(VD))
       return std::nullopt;
+    // `extern __shared__ char smem[];` names the launch's dynamic shared
+    // memory: nothing defines it, and nothing has to.
+    if (VD->hasExternalStorage() && VD->hasAttr<CUDASharedAttr>())
+      return std::nullopt;
     return VD->getDescribedVarTemplate() ? SymbolKind::Template : SymbolKind::Variable;
   }
   return std::nullopt;

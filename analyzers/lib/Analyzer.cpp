@@ -316,11 +316,10 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   reportSiblings(R, Closure, RegistrationOnly);
   // A needed function or variable defined nowhere in the tree cannot link
   // from the copy either, unless a library outside the tree provides it.
-  if (llvm::any_of(R.Unresolved, [](const ClosureSymbol &S) { return isLinkable(S.Kind); }))
-    R.LinksAsCopied = false;
   // A needed specialization that no TU provides is an undefined symbol.
-  if (!Closure.UnprovidedTemplates.empty())
-    R.LinksAsCopied = false;
+  if (llvm::any_of(R.Unresolved, [](const ClosureSymbol &S) { return isLinkable(S.Kind); }) ||
+      !Closure.UnprovidedTemplates.empty())
+    R.LinksAsCopied = R.LinksAfterSlicing = false;
   reportExternals(R, Closure, RegistrationOnly);
   reportLeftBehind(R, Closure, RegistrationOnly);
 
@@ -332,7 +331,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   R.PartialReasons = PartialReasons;
   // What Clang could not parse may hide any dependency: never claim a link.
   if (R.isPartial())
-    R.LinksAsCopied = false;
+    R.LinksAsCopied = R.LinksAfterSlicing = false;
   if (!Database) {
     R.InferredFlags = Inferred.Args;
     R.InferredFrom = Upstream.ReadFrom;

@@ -90,6 +90,14 @@ std::string qualifiedNameOf(llvm::StringRef Mangled) {
   return Name;
 }
 
+/// What the closure is really loaded with: torch's libraries, the CUDA
+/// runtime, the C++ runtime and libc.
+struct RuntimeSymbols {
+  std::set<std::string> Defined;
+  bool HasTorch = false;
+  std::string Description;
+};
+
 class Verifier {
 public:
   Verifier(AnalysisResult &Result, const VerifyOptions &Options)
@@ -111,14 +119,21 @@ private:
   /// TUs among `Files` whose compile reads `Header` (through includes).
   std::set<std::string> tusIncluding(const std::string &Header,
                                      const std::vector<std::string> &Files) const;
-  std::vector<std::string> linkProblems(const std::string &Library, const std::string &Scratch,
+  /// `Files` are the copied files that were built (the rest of the tree's
+  /// TUs may provide what they lack).
+  std::vector<std::string> linkProblems(const std::string &Library,
+                                        const std::vector<std::string> &Files,
+                                        const std::string &Scratch,
                                         std::string &LinkedAgainst) const;
   std::vector<std::string> missingSymbols(const std::set<std::string> &Undefined,
+                                          const std::vector<std::string> &Files,
                                           const std::string &Scratch,
                                           std::string &LinkedAgainst) const;
+  const RuntimeSymbols &runtime() const;
 
   AnalysisResult &Result;
   const VerifyOptions &Options;
+  mutable std::optional<RuntimeSymbols> Runtime; ///< Read once, for every trial.
 };
 
 std::vector<std::string> Verifier::copiedFiles() const {
@@ -240,7 +255,8 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
   std::vector<std::string> Undefined;
   std::string LinkedAgainst;
   if (Linked.Ok)
-    Undefined = linkProblems(HasObjects ? Scratch + "/libclosure.so" : "", Scratch, LinkedAgainst);
+    Undefined =
+        linkProblems(HasObjects ? Scratch + "/libclosure.so" : "", Files, Scratch, LinkedAgainst);
   bool Links = Linked.Ok && Undefined.empty();
   if (Report) {
     Report->Links = Links;
@@ -338,14 +354,6 @@ std::string compilerLibrary(llvm::StringRef Name) {
   return llvm::sys::path::is_absolute(Path) && fs::exists(Path) ? Path : "";
 }
 
-/// What the closure is really loaded with: torch's libraries, the CUDA
-/// runtime, the C++ runtime and libc.
-struct RuntimeSymbols {
-  std::set<std::string> Defined;
-  bool HasTorch = false;
-  std::string Description;
-};
-
 RuntimeSymbols loadRuntimeSymbols(const AnalysisResult &Result) {
   RuntimeSymbols Runtime;
   std::vector<std::string> Libraries;
@@ -406,18 +414,21 @@ std::vector<std::string> namesOf(const std::string &Mangled) {
   return Names;
 }
 
+/// Tree TUs by relative path, with their flags.
+using FlagsByFile = std::map<std::string, std::vector<std::string>>;
+
 /// The symbols each of `Files` (tree TUs, compiled host side in place into
 /// `Scratch`) defines.
 std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files,
-                                           const AnalysisResult &Result, const std::string &Scratch,
-                                           unsigned Jobs) {
+                                           const FlagsByFile &Flags, const std::string &SourceRoot,
+                                           const std::string &Scratch, unsigned Jobs) {
   std::vector<SymbolTable> Tables(Files.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&, I] {
       ParseRequest Request;
-      Request.MainFile = Result.SourceRoot + "/" + Files[I];
-      Request.Flags = Result.OtherTUFlags.at(Files[I]);
+      Request.MainFile = SourceRoot + "/" + Files[I];
+      Request.Flags = Flags.at(Files[I]);
       Request.Side = ParseSide::Host;
       std::vector<std::string> Args = parseCommandLine(Request);
       Args.front() = OPMIG_CLANG_EXECUTABLE;
@@ -431,20 +442,21 @@ std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files
   return Tables;
 }
 
-/// Which of the tree's TUs outside the closure defines each of `Missing`.
-/// Runs only when something is missing: first the TUs whose text names a
-/// missing symbol or its class, then, for what is still unexplained (an
-/// instantiation made by a macro names neither), every other TU.
+/// Which of `Candidates` (tree TUs that were not linked) defines each of
+/// `Missing`. Runs only when something is missing: first the TUs whose text
+/// names a missing symbol or its class, then, for what is still unexplained
+/// (an instantiation made by a macro names neither), every other one.
 std::map<std::string, std::string> providersOf(const std::set<std::string> &Missing,
-                                               const AnalysisResult &Result,
+                                               const FlagsByFile &Candidates,
+                                               const std::string &SourceRoot,
                                                const std::string &Scratch, unsigned Jobs) {
   std::set<std::string> Names;
   for (const std::string &Symbol : Missing)
     for (std::string &Name : namesOf(Symbol))
       Names.insert(std::move(Name));
   std::vector<std::string> Likely, Rest;
-  for (const auto &[File, Flags] : Result.OtherTUFlags) {
-    auto Text = llvm::MemoryBuffer::getFile(Result.SourceRoot + "/" + File);
+  for (const auto &[File, Flags] : Candidates) {
+    auto Text = llvm::MemoryBuffer::getFile(SourceRoot + "/" + File);
     bool Mentions = Text && llvm::any_of(Names, [&](const std::string &Name) {
                       return (*Text)->getBuffer().contains(Name);
                     });
@@ -454,7 +466,8 @@ std::map<std::string, std::string> providersOf(const std::set<std::string> &Miss
   for (const std::vector<std::string> *Round : {&Likely, &Rest}) {
     if (Providers.size() == Missing.size())
       break;
-    std::vector<SymbolTable> Tables = compileForSymbols(*Round, Result, Scratch, Jobs);
+    std::vector<SymbolTable> Tables =
+        compileForSymbols(*Round, Candidates, SourceRoot, Scratch, Jobs);
     for (size_t I = 0; I < Round->size(); ++I)
       for (const std::string &Symbol : Missing)
         if (Tables[I].Defined.count(Symbol))
@@ -469,6 +482,7 @@ std::map<std::string, std::string> providersOf(const std::set<std::string> &Miss
 /// entry's TU is gone proves nothing). An empty `Library` stands for a
 /// closure with no objects.
 std::vector<std::string> Verifier::linkProblems(const std::string &Library,
+                                                const std::vector<std::string> &Files,
                                                 const std::string &Scratch,
                                                 std::string &LinkedAgainst) const {
   SymbolTable Closure;
@@ -476,7 +490,7 @@ std::vector<std::string> Verifier::linkProblems(const std::string &Library,
     return {"cannot read the linked closure library"};
   std::vector<std::string> Problems;
   if (!Closure.Undefined.empty())
-    Problems = missingSymbols(Closure.Undefined, Scratch, LinkedAgainst);
+    Problems = missingSymbols(Closure.Undefined, Files, Scratch, LinkedAgainst);
   std::set<std::string> Defined;
   for (const std::string &Symbol : Closure.Defined)
     Defined.insert(qualifiedNameOf(Symbol));
@@ -486,22 +500,34 @@ std::vector<std::string> Verifier::linkProblems(const std::string &Library,
   return Problems;
 }
 
+const RuntimeSymbols &Verifier::runtime() const {
+  if (!Runtime)
+    Runtime = loadRuntimeSymbols(Result);
+  return *Runtime;
+}
+
 std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &Undefined,
+                                                  const std::vector<std::string> &Files,
                                                   const std::string &Scratch,
                                                   std::string &LinkedAgainst) const {
-  RuntimeSymbols Runtime = loadRuntimeSymbols(Result);
-  LinkedAgainst = Runtime.Description;
+  LinkedAgainst = runtime().Description;
   std::set<std::string> Missing;
   for (const std::string &Symbol : Undefined)
-    if (!Runtime.Defined.count(Symbol) && !isInterpreterSymbol(Symbol))
+    if (!runtime().Defined.count(Symbol) && !isInterpreterSymbol(Symbol))
       Missing.insert(Symbol);
   if (Missing.empty())
     return {};
+  // Every tree TU that was not linked: those left behind, and closure TUs a
+  // --verify-minimal trial dropped.
+  FlagsByFile Candidates = Result.OtherTUFlags;
+  for (const auto &[File, Flags] : Result.TUFlags)
+    if (!llvm::is_contained(Files, File))
+      Candidates.emplace(File, Flags);
   std::map<std::string, std::string> Providers =
-      providersOf(Missing, Result, Scratch, Options.Jobs);
+      providersOf(Missing, Candidates, Result.SourceRoot, Scratch, Options.Jobs);
   // Without torch's libraries a torch symbol is indistinguishable from a
   // tree symbol the closure lost: only the tree's own definitions count.
-  if (!Runtime.HasTorch)
+  if (!runtime().HasTorch)
     std::erase_if(Missing, [&](const std::string &S) { return !Providers.count(S); });
   std::vector<std::string> Problems;
   for (const std::string &Symbol : Missing) {

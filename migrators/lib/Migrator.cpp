@@ -357,6 +357,7 @@ llvm::Error Pipeline::derive() {
 llvm::Error Pipeline::render(const UpstreamInfo &Upstream,
                              const std::vector<std::string> &Generated) {
   json Context = glueContext(R.Plan, P, R.Ops, Upstream, Generated, Options.ToolVersion);
+  Context["cxx_standard"] = closureCxxStandard(R.Analysis.TUFlags);
   llvm::Expected<std::vector<GeneratedOutput>> Outputs = renderProfile(P, Context, TargetRoot);
   if (!Outputs)
     return Outputs.takeError();

@@ -375,7 +375,10 @@ TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {
   nlohmann::json Verify = Result.json()["verify"];
   EXPECT_TRUE(Verify["compiles"]);
   EXPECT_FALSE(Verify["links"]);
-  EXPECT_EQ(Verify["undefined_symbols"], nlohmann::json({"multiop::fused::launch_fused_bwd"}));
+  EXPECT_EQ(Verify["undefined_symbols"],
+            nlohmann::json({"multiop::fused::launch_fused_bwd(float const*, float const*, float "
+                            "const*, float*, float*, long, CUstream_st*) (defined by "
+                            "csrc/fused/fused_bwd.cu)"}));
 }
 
 TEST(AnalyzeInputs, VerifyMinimalFindsNothingToDropInTheSampleClosure) {

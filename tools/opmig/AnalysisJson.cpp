@@ -95,6 +95,7 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
                           {"line", S.Loc.Line},
                           {"missing_dependencies", S.MissingDependencies}});
   Doc["links_as_copied"] = R.LinksAsCopied;
+  Doc["links_after_slicing"] = R.LinksAfterSlicing;
   Doc["verify"] = verifyReport(R.Verify);
   json &Diagnostics = Doc["diagnostics"] = json::array();
   for (const AnalysisDiagnostic &D : R.Diagnostics)

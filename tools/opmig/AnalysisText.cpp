@@ -58,6 +58,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
          : R.LinksAsCopied ? "yes"
                            : "no")
      << "\n";
+  if (!R.isPartial() && !R.LinksAsCopied && R.LinksAfterSlicing)
+    OS << "links once the siblings are left out, as opmig migrate leaves them out: yes\n";
   if (R.Verify.Ran) {
     OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED")
        << " (compiles: " << (R.Verify.Compiles ? "yes" : "no")

@@ -211,6 +211,7 @@ json sampleContext(const Profile &P) {
           {"native_dir", NativeDir},
           {"include_root", IncludeRoot},
           {"profile", P.Name},
+          {"cxx_standard", 17},
           {"upstream",
            {{"repo", "https://github.com/example/sample_ops"},
             {"commit", "0123456789abcdef0123456789abcdef01234567"},

@@ -146,6 +146,10 @@ struct AnalysisResult {
   std::vector<ClosureSymbol> Unresolved; ///< Needed, declared, never defined.
   std::map<std::string, std::vector<SiblingDefinition>> Siblings; ///< Per file.
   bool LinksAsCopied = true;
+  /// Whether the closure links once the sibling definitions in its TUs are
+  /// left out, as `opmig migrate` leaves them out: false only for what the
+  /// closure itself lacks (or cannot know, on a partial result).
+  bool LinksAfterSlicing = true;
   std::vector<AnalysisDiagnostic> Diagnostics;
   /// Why the result may be incomplete; empty when every parse was clean.
   std::vector<std::string> PartialReasons;
