@@ -38,6 +38,39 @@ bool isFileScope(const Decl *D) {
 
 } // namespace
 
+void WrapPolicy::noteInstantiation(TemplateSpecializationKind Kind, SourceLocation Point) {
+  if (Kind == TSK_ExplicitInstantiationDefinition || Kind == TSK_ExplicitInstantiationDeclaration)
+    if (const PortedFile *File = Locs.expansionFile(Point))
+      KeptGlobal.insert(File);
+}
+
+void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
+  if (!enabled())
+    return;
+  std::vector<const Decl *> Pending(TopLevel.begin(), TopLevel.end());
+  while (!Pending.empty()) {
+    const Decl *D = Pending.back();
+    Pending.pop_back();
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
+      Pending.insert(Pending.end(), Namespace->decls_begin(), Namespace->decls_end());
+    if (const auto *Function = dyn_cast<FunctionTemplateDecl>(D))
+      for (const FunctionDecl *Spec : Function->specializations())
+        noteInstantiation(Spec->getTemplateSpecializationKind(), Spec->getPointOfInstantiation());
+    const auto *Class = dyn_cast<ClassTemplateDecl>(D);
+    if (!Class)
+      continue;
+    for (const ClassTemplateSpecializationDecl *Spec : Class->specializations()) {
+      if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
+        continue;
+      for (const Decl *Member : Spec->decls())
+        if (const auto *FD = dyn_cast<FunctionDecl>(Member))
+          noteInstantiation(FD->getTemplateSpecializationKind(), FD->getPointOfInstantiation());
+        else if (const auto *VD = dyn_cast<VarDecl>(Member))
+          noteInstantiation(VD->getTemplateSpecializationKind(), VD->getPointOfInstantiation());
+    }
+  }
+}
+
 bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
   if (!enabled() || D->isImplicit() || !isFileScope(D))
     return false;
@@ -47,12 +80,18 @@ bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
     return false;
   if (isa<NamespaceDecl, NamespaceAliasDecl, UsingDirectiveDecl, UsingDecl>(D))
     return false;
+  // The template parameters of an out-of-line member definition
+  // (`template <int Block> void X<Block>::run()`) sit in the translation
+  // unit's context, but are names of that definition, not of the file.
+  if (isa<TemplateTypeParmDecl, NonTypeTemplateParmDecl, TemplateTemplateParmDecl, ParmVarDecl>(D))
+    return false;
   // `void ns::f() {}` must stay where `ns` encloses it.
   if (!D->getDeclContext()->getEnclosingNamespaceContext()->isTranslationUnit())
     return false;
   if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->isMain())
     return false;
-  return Locs.expansionFile(D->getLocation()) != nullptr;
+  const PortedFile *File = Locs.expansionFile(D->getLocation());
+  return File && !KeptGlobal.contains(File);
 }
 
 bool WrapPolicy::isWrappedEntity(const NamedDecl *D) {
@@ -72,12 +111,20 @@ bool WrapPolicy::isWrappedEntity(const NamedDecl *D) {
   return Wrapped;
 }
 
+/// Sema hands implicit instantiations to the consumer as top-level
+/// declarations too (`dispatchBool<lambda>` instantiated for a call in a
+/// wrapper): they are no text of the file, and must not split its wrap.
+static bool isImplicitInstantiation(const Decl *D) {
+  const auto *FD = dyn_cast<FunctionDecl>(D);
+  return FD && FD->getTemplateSpecializationKind() == TSK_ImplicitInstantiation;
+}
+
 void collectTopLevelItems(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
                           WrapPolicy &Policy) {
   if (!Policy.enabled())
     return;
   for (const Decl *D : TopLevel) {
-    if (D->isImplicit())
+    if (D->isImplicit() || isImplicitInstantiation(D))
       continue;
     ParseLocations::FileRange Range = Locs.declRange(D);
     if (!Range.File)

@@ -28,6 +28,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 
 #include <utility>
 #include <vector>
@@ -45,10 +46,20 @@ public:
   /// Whether the entity `D` declares ends up in the wrap namespace (any of
   /// its declarations is wrapped).
   bool isWrappedEntity(const clang::NamedDecl *D);
+  /// Leaves the file-scope code of the ported files that hold explicit
+  /// instantiations of function templates or of single class members
+  /// global. Clang keeps no record of the types such an instantiation
+  /// spells (`template void X<half_t>::run(const half_t *);`, often through
+  /// a macro), so a wrapped `half_t` could not be requalified there. Call
+  /// before any other question.
+  void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
 
 private:
+  void noteInstantiation(clang::TemplateSpecializationKind Kind, clang::SourceLocation Point);
+
   ParseLocations &Locs;
   llvm::DenseMap<const clang::Decl *, bool> Entities;
+  llvm::DenseSet<const PortedFile *> KeptGlobal;
 };
 
 /// Records the file-scope declarations `TopLevel` of ported files as wrap

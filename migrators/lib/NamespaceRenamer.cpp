@@ -93,6 +93,7 @@ public:
 
   bool VisitNamespaceDecl(NamespaceDecl *D) override;
   bool VisitFunctionTemplateDecl(FunctionTemplateDecl *D) override;
+  bool VisitClassTemplateDecl(ClassTemplateDecl *D) override;
   bool VisitDeclRefExpr(DeclRefExpr *E) override {
     notNamespace(E->getDecl(), E->getLocation());
     followWrap(E->getDecl(), E->getQualifierLoc(), E->getLocation());
@@ -134,9 +135,11 @@ private:
   std::string newContextPath(const DeclContext *DC) const;
   void processChain(const Chain &C, const DeclContext *Context);
   void respellChain(const Chain &C, const std::vector<std::string> &To);
+  bool isShadowedByWrap(const std::string &Name) const;
+  void respellFromGlobal(const Chain &C, const std::vector<std::string> &To);
   void renameDefinition(const NamespaceDecl *D);
   void updateClosingComment(const NamespaceDecl *D, const std::string &Old, const std::string &New);
-  void handleExplicitInstantiation(const FunctionTemplateDecl *D,
+  void handleExplicitInstantiation(const NamedDecl *D, unsigned EnclosingClasses,
                                    SourceLocation PointOfInstantiation);
   void followWrap(const NamedDecl *Target, NestedNameSpecifierLoc Qualifier,
                   SourceLocation NameLoc);
@@ -300,8 +303,40 @@ void NamespaceRenamer::processChain(const Chain &C, const DeclContext *Context) 
     Changed = !OldPrefix || !NewPrefix || !enclosesPath(*OldPrefix, namespacePath(Context)) ||
               !enclosesPath(*NewPrefix, newContextPath(Context));
   }
-  if (Changed && splitPath(NewFull) != Spelled)
-    respellChain(C, splitPath(NewFull));
+  std::vector<std::string> Final = Changed ? splitPath(NewFull) : Spelled;
+  if (Full && C.GlobalLoc.isInvalid() && isShadowedByWrap(Final.front())) {
+    respellFromGlobal(C, Final);
+    return;
+  }
+  if (Changed && Final != Spelled)
+    respellChain(C, Final);
+}
+
+/// Whether a top-level namespace `Name`, spelled without `::` in code the
+/// wrap moves into its namespace, would be found as a part of that
+/// namespace instead: inside `cache_dit::svdq`, `svdq::f` names
+/// `cache_dit::svdq::f` (while `cache_dit::f` still names the top level).
+bool NamespaceRenamer::isShadowedByWrap(const std::string &Name) const {
+  if (!Wrap.enabled())
+    return false;
+  std::vector<std::string> Parts = splitPath(Wrap.target());
+  return llvm::is_contained(llvm::drop_begin(Parts), Name);
+}
+
+/// `svdq::f` -> `::svdq::f`, with the chain's renamed parts.
+void NamespaceRenamer::respellFromGlobal(const Chain &C, const std::vector<std::string> &To) {
+  std::vector<SpelledToken> Tokens;
+  for (const ChainPart &Part : C.Parts)
+    Tokens.push_back(Locs.spelledToken(Part.NameLoc));
+  SourceLocation IssueLoc = C.Parts.front().NameLoc;
+  if (!checkEditable(Tokens, 0, Tokens.size() - 1, IssueLoc))
+    return;
+  FileEdit Edit;
+  Edit.Why = "namespace rename";
+  Edit.Offset = Tokens.front().Offset;
+  Edit.Length = Tokens.back().end() - Edit.Offset;
+  Edit.Text = "::" + joinPath(To);
+  Locs.addEdit(*Tokens.front().File, std::move(Edit));
 }
 
 void NamespaceRenamer::respellChain(const Chain &C, const std::vector<std::string> &To) {
@@ -385,16 +420,68 @@ bool NamespaceRenamer::VisitFunctionTemplateDecl(FunctionTemplateDecl *D) {
   for (const FunctionDecl *Spec : D->specializations()) {
     TemplateSpecializationKind Kind = Spec->getTemplateSpecializationKind();
     if (Kind == TSK_ExplicitInstantiationDefinition || Kind == TSK_ExplicitInstantiationDeclaration)
-      handleExplicitInstantiation(D, Spec->getPointOfInstantiation());
+      handleExplicitInstantiation(D, 0, Spec->getPointOfInstantiation());
   }
   return true;
+}
+
+/// `template void a::X<int>::run(int);` instantiates one member of a class
+/// whose specialization is otherwise implicit: like a function template's
+/// explicit instantiation, only the member's name is in the AST, behind the
+/// class and its arguments. (A whole-class `template struct a::X<int>;` keeps
+/// its qualifier and is rewritten like any other reference.)
+bool NamespaceRenamer::VisitClassTemplateDecl(ClassTemplateDecl *D) {
+  for (const ClassTemplateSpecializationDecl *Spec : D->specializations()) {
+    if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
+      continue;
+    for (const Decl *Member : Spec->decls()) {
+      TemplateSpecializationKind Kind = TSK_Undeclared;
+      SourceLocation PointOfInstantiation;
+      if (const auto *FD = dyn_cast<FunctionDecl>(Member)) {
+        Kind = FD->getTemplateSpecializationKind();
+        PointOfInstantiation = FD->getPointOfInstantiation();
+      } else if (const auto *VD = dyn_cast<VarDecl>(Member)) {
+        Kind = VD->getTemplateSpecializationKind();
+        PointOfInstantiation = VD->getPointOfInstantiation();
+      }
+      if (Kind == TSK_ExplicitInstantiationDefinition ||
+          Kind == TSK_ExplicitInstantiationDeclaration)
+        handleExplicitInstantiation(D, 1, PointOfInstantiation);
+    }
+  }
+  return true;
+}
+
+/// The index of a class name's token, scanning back from the token at
+/// `Name` over `Class<args...> ::` (arguments balanced), or none when the
+/// tokens before `Name` are not such a qualifier.
+static std::optional<size_t> beforeClassQualifier(const SourceLayout &Layout, size_t Name) {
+  const auto &Tokens = Layout.tokens();
+  if (Name < 2 || Tokens[Name - 1].Kind != tok::coloncolon)
+    return std::nullopt;
+  size_t I = Name - 2;
+  if (Tokens[I].Kind == tok::greater || Tokens[I].Kind == tok::greatergreater) {
+    int Depth = 0;
+    for (;; --I) {
+      Depth += Tokens[I].Kind == tok::greater ? 1 : Tokens[I].Kind == tok::greatergreater ? 2 : 0;
+      Depth -= Tokens[I].Kind == tok::less ? 1 : 0;
+      if (Depth == 0 || I == 0)
+        break;
+    }
+    if (Depth != 0 || I == 0)
+      return std::nullopt;
+    --I;
+  }
+  if (Tokens[I].Kind != tok::raw_identifier && Tokens[I].Kind != tok::identifier)
+    return std::nullopt;
+  return I;
 }
 
 /// `template void a::f<int>(int);` leaves no declaration with a qualifier in
 /// the AST, only the point of instantiation (the name): the qualifier is
 /// read back from the tokens before it, matched against the template's
 /// namespace.
-void NamespaceRenamer::handleExplicitInstantiation(const FunctionTemplateDecl *D,
+void NamespaceRenamer::handleExplicitInstantiation(const NamedDecl *D, unsigned EnclosingClasses,
                                                    SourceLocation PointOfInstantiation) {
   const DeclContext *DC = D->getDeclContext();
   const auto *NS = dyn_cast<NamespaceDecl>(DC);
@@ -416,6 +503,11 @@ void NamespaceRenamer::handleExplicitInstantiation(const FunctionTemplateDecl *D
   std::vector<std::string> Spelled;
   size_t I = *Index;
   auto IsColons = [&](size_t At) { return Layout.tokens()[At].Kind == tok::coloncolon; };
+  for (unsigned Class = 0; Class < EnclosingClasses; ++Class)
+    if (std::optional<size_t> Before = beforeClassQualifier(Layout, I))
+      I = *Before;
+    else
+      return;
   while (I >= 2 && IsColons(I - 1) && Spelled.size() < Path.size() &&
          Layout.spelling(Layout.tokens()[I - 2]) == Path[Path.size() - 1 - Spelled.size()]) {
     const RawToken &Tok = Layout.tokens()[I - 2];

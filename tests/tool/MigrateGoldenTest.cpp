@@ -87,6 +87,16 @@ INSTANTIATE_TEST_SUITE_P(Cases, MigrateGoldenTest,
                                                          "tests/fixtures/targets/generic_like",
                                                          "generic",
                                                          "fused"},
+                                           // Per-dtype providers of class-template
+                                           // members, into a domain named like the
+                                           // upstream namespace (`tl::` inside
+                                           // `opmig::kernels::tl` must become `::tl::`).
+                                           MigrationCase{"template_launch_generic",
+                                                         "tests/fixtures/upstream/template_launch",
+                                                         {"axpy", "scale_rows", "gate", "bias_act"},
+                                                         "tests/fixtures/targets/generic_like",
+                                                         "generic",
+                                                         "tl"},
                                            MigrationCase{"pybind_cache_dit",
                                                          "tests/fixtures/upstream/pybind_mod",
                                                          {"gelu_forward"},

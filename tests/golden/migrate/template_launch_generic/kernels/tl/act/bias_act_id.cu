@@ -1,0 +1,5 @@
+// Migrated by opmig from example.org/template_launch_generic at 0123456789abcdef0123456789abcdef01234567: csrc/act/bias_act_id.cu
+// Plants: the `false` instantiation.
+#include "tl/act/bias_act_impl.cuh"
+
+template struct opmig::kernels::tl::BiasAct<false>;

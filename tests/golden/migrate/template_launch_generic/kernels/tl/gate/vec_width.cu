@@ -1,0 +1,8 @@
+// Migrated by opmig from example.org/template_launch_generic at 0123456789abcdef0123456789abcdef01234567: csrc/gate/vec_width.cu
+// Plants: explicit specializations of a static data member, one per dtype.
+#include <ATen/ATen.h>
+
+#include "tl/gate/vec.h"
+
+template <> const int opmig::kernels::tl::VecWidth<float>::value = 4;
+template <> const int opmig::kernels::tl::VecWidth<c10::Half>::value = 8;
