@@ -698,8 +698,9 @@ def generate_tree(root, n_tus, seed=20240611):
 # --------------------------------------------------------------------------------------------
 
 class Case:
-    def __init__(self, name, source, entry, extra):
+    def __init__(self, name, source, entry, extra, env=None):
         self.name, self.source, self.entry, self.extra = name, source, entry, extra
+        self.env = env  # None: the stand-in headers, with OPMIG_NO_TORCH=1
 
 
 class Bench:
@@ -717,7 +718,7 @@ class Bench:
         argv += ["--format", "text", "-v"] if text_verbose else ["--format", "json"]
         if case.extra:
             argv += ["--"] + case.extra
-        run = run_measured(argv, env=self.env)
+        run = run_measured(argv, env=case.env or self.env)
         if text_verbose:
             return run, None
         try:
@@ -905,7 +906,12 @@ def main():
     ap.add_argument("-j", "--jobs", type=int, default=2,
                     help="parallelism of analyze and of the clang baseline (default 2)")
     ap.add_argument("--cases", default="generated,merge_attn_states,scale,fused_fwd",
-                    help="comma-separated subset of: generated, merge_attn_states, scale, fused_fwd")
+                    help="comma-separated subset of: generated, merge_attn_states, scale, fused_fwd,"
+                         " template_axpy_torch (real torch from --torch-dir)")
+    ap.add_argument("--torch-dir",
+                    default=os.path.expanduser("~/.cache/opmig/torch-" +
+                                               (REPO / "scripts/torch-version").read_text().strip()),
+                    help="folder holding the pinned torch package (scripts/install-deps.sh)")
     ap.add_argument("--cuda-path", default="",
                     help="CUDA toolkit root for both sides (default: $CUDA_HOME, else /usr/local/cuda)")
     ap.add_argument("--gpu-arch", default="sm_90", help="device side parsed (default sm_90)")
@@ -945,6 +951,14 @@ def main():
         }
         for name in wanted:
             if name == "generated":
+                continue
+            if name == "template_axpy_torch":
+                # Real torch, found the way a user's is (PYTHONPATH holds the pinned wheel).
+                env = dict(os.environ, OPMIG_NO_TORCH="0", PYTHONPATH=args.torch_dir)
+                c = Case(name, str(REPO / "tests/fixtures/upstream/template_launch"), "axpy", [],
+                         env)
+                c.source_label = f"tests/fixtures/upstream/template_launch with torch in {args.torch_dir}"
+                cases.append(c)
                 continue
             if name not in fixtures:
                 sys.exit(f"unknown case {name}")
