@@ -53,9 +53,6 @@ void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
     Pending.pop_back();
     if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
       Pending.insert(Pending.end(), Namespace->decls_begin(), Namespace->decls_end());
-    if (const auto *Function = dyn_cast<FunctionTemplateDecl>(D))
-      for (const FunctionDecl *Spec : Function->specializations())
-        noteInstantiation(Spec->getTemplateSpecializationKind(), Spec->getPointOfInstantiation());
     const auto *Class = dyn_cast<ClassTemplateDecl>(D);
     if (!Class)
       continue;

@@ -47,11 +47,11 @@ public:
   /// its declarations is wrapped).
   bool isWrappedEntity(const clang::NamedDecl *D);
   /// Leaves the file-scope code of the ported files that hold explicit
-  /// instantiations of function templates or of single class members
-  /// global. Clang keeps no record of the types such an instantiation
-  /// spells (`template void X<half_t>::run(const half_t *);`, often through
-  /// a macro), so a wrapped `half_t` could not be requalified there. Call
-  /// before any other question.
+  /// instantiations of single class members global. Clang keeps no record of the types such an
+  /// instantiation spells (`template void X<half_t>::run(const half_t *);`, often through a macro),
+  /// so a wrapped `half_t` could not be requalified there. (A function template's instantiation
+  /// names the template, which the renamer requalifies; its argument types are the same blind
+  /// spot.) Call before any other question.
   void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
 
 private:

@@ -609,6 +609,59 @@ TEST_F(SourceRewriterTest, ExplicitInstantiationOfWrappedTemplateNamesItInFull) 
   EXPECT_EQ(issuesOf(Result), "");
 }
 
+TEST_F(SourceRewriterTest, TopLevelNamespaceShadowedByTheWrapIsSpelledFromGlobal) {
+  // Inside `cache_dit::svdq`, `svdq::scale` would name `cache_dit::svdq::scale`.
+  write("scale.cpp", "namespace svdq { inline int scale(int x) { return 2 * x; } }\n"
+                     "int run(int x) { return svdq::scale(x); }\n");
+  RewriteRequest Request = request({{"scale.cpp", "scale.cpp"}});
+  Request.WrapGlobalInto = "cache_dit::svdq";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "scale.cpp"),
+            "namespace svdq { inline int scale(int x) { return 2 * x; } }\n"
+            "namespace cache_dit::svdq {\n"
+            "int run(int x) { return ::svdq::scale(x); }\n"
+            "} // namespace cache_dit::svdq\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, TemplateParametersOfOutOfLineMembersAreNotWrappedNames) {
+  write("rows.cpp",
+        "template <typename T, int Block> struct Rows { static int width(); };\n"
+        "template <typename T, int Block> int Rows<T, Block>::width() { return Block; }\n");
+  RewriteRequest Request = request({{"rows.cpp", "rows.cpp"}});
+  Request.WrapGlobalInto = "w";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "rows.cpp"),
+            "namespace w {\n"
+            "template <typename T, int Block> struct Rows { static int width(); };\n"
+            "template <typename T, int Block> int Rows<T, Block>::width() { return Block; }\n"
+            "} // namespace w\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, ImplicitInstantiationsDoNotSplitTheWrap) {
+  // dispatchBool<lambda> is instantiated for the call in run(); Sema hands
+  // it over as a top-level declaration of its own.
+  write("flag.h",
+        "#pragma once\nnamespace tl {\n"
+        "template <typename F> void dispatchBool(bool B, F &&Body) {\n"
+        "  if (B) Body.template operator()<true>(); else Body.template operator()<false>();\n"
+        "}\n}\n");
+  write("run.cpp", "#include \"flag.h\"\n"
+                   "int run(bool B) { int R = 0; tl::dispatchBool(B, [&]<bool K>() { R = K; }); "
+                   "return R; }\n");
+  RewriteRequest Request = request({{"flag.h", "flag.h"}, {"run.cpp", "run.cpp"}});
+  Request.WrapGlobalInto = "w";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "run.cpp"),
+            "#include \"flag.h\"\n"
+            "namespace w {\n"
+            "int run(bool B) { int R = 0; tl::dispatchBool(B, [&]<bool K>() { R = K; }); "
+            "return R; }\n"
+            "} // namespace w\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
 TEST_F(SourceRewriterTest, MacroOnlyHeaderIsNotWrapped) {
   write("macros.h", "#pragma once\n"
                     "#define KBLOCK 128\n");
