@@ -968,7 +968,7 @@ def main():
             cases.append(c)
         print(f"opmig {os.path.relpath(args.opmig, REPO) if args.opmig.startswith(str(REPO)) else args.opmig}"
               f"; baseline {args.clang}; -j {args.jobs}; repeat {args.repeat};"
-              f" gpu arch {args.gpu_arch}; OPMIG_NO_TORCH=1")
+              f" gpu arch {args.gpu_arch}; OPMIG_NO_TORCH=1 except for template_axpy_torch")
         for case in cases:
             fig = bench.measure(case, scratch)
             figs.append(fig)
