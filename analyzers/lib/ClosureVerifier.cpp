@@ -1,5 +1,6 @@
 #include "opmig/analyze/ClosureVerifier.h"
 
+#include "CapturedOutput.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUParser.h"
 
@@ -9,7 +10,6 @@
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -339,18 +339,10 @@ std::string demangled(const std::string &Mangled) {
 
 /// A shared library the closure will be loaded with, as the compiler finds it.
 std::string compilerLibrary(llvm::StringRef Name) {
-  llvm::SmallString<128> Output;
-  if (fs::createTemporaryFile("opmig-libpath", "txt", Output))
-    return "";
-  llvm::FileRemover Remove(Output);
   std::string Flag = ("-print-file-name=" + Name).str();
-  llvm::StringRef Argv[] = {OPMIG_CLANG_EXECUTABLE, Flag};
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Output),
-                                                llvm::StringRef("")};
-  if (llvm::sys::ExecuteAndWait(OPMIG_CLANG_EXECUTABLE, Argv, std::nullopt, Redirects) != 0)
-    return "";
-  auto Buffer = llvm::MemoryBuffer::getFile(Output);
-  std::string Path = Buffer ? (*Buffer)->getBuffer().trim().str() : "";
+  std::optional<std::string> Output =
+      captureOutput(OPMIG_CLANG_EXECUTABLE, {OPMIG_CLANG_EXECUTABLE, Flag});
+  std::string Path = Output ? llvm::StringRef(*Output).trim().str() : "";
   return llvm::sys::path::is_absolute(Path) && fs::exists(Path) ? Path : "";
 }
 

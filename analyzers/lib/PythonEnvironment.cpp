@@ -1,8 +1,9 @@
 #include "opmig/analyze/PythonEnvironment.h"
 
+#include "CapturedOutput.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
@@ -34,20 +35,6 @@ for location in (spec.submodule_search_locations or []) if spec else []:
 std::string readFileOrEmpty(StringRef Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   return Buffer ? (*Buffer)->getBuffer().str() : std::string();
-}
-
-/// The output of `python3 -c Script`, or nothing on any failure.
-std::optional<std::string> runPython(StringRef Python, StringRef Script) {
-  llvm::SmallString<128> OutputPath;
-  if (fs::createTemporaryFile("opmig-python", "txt", OutputPath))
-    return std::nullopt;
-  llvm::FileRemover RemoveOutput(OutputPath);
-  StringRef Argv[] = {Python, "-c", Script};
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutputPath), StringRef("")};
-  // The probe imports nothing heavy; the limit only guards against a hang.
-  if (llvm::sys::ExecuteAndWait(Python, Argv, std::nullopt, Redirects, /*SecondsToWait=*/60) != 0)
-    return std::nullopt;
-  return readFileOrEmpty(OutputPath);
 }
 
 std::string versionOf(StringRef PackageDir) {
@@ -112,7 +99,9 @@ PythonEnvironment probePythonEnvironment() {
   if (!Python)
     return Env;
   Env.Interpreter = *Python;
-  std::optional<std::string> Output = runPython(*Python, ProbeScript);
+  StringRef Argv[] = {*Python, "-c", ProbeScript};
+  // The probe imports nothing heavy; the limit only guards against a hang.
+  std::optional<std::string> Output = captureOutput(*Python, Argv, /*SecondsToWait=*/60);
   if (!Output)
     return Env;
   bool WantTorch = llvm::sys::Process::GetEnv("OPMIG_NO_TORCH") != "1";

@@ -1,10 +1,11 @@
 #include "opmig/analyze/UpstreamBuildFlags.h"
 
+#include "CapturedOutput.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -60,21 +61,6 @@ for node in ast.walk(tree):
             if found:
                 print("include=" + found)
 )py";
-
-std::optional<std::string> runSetupScript(const std::string &Python, const std::string &SetupPy) {
-  llvm::SmallString<128> OutputPath;
-  if (fs::createTemporaryFile("opmig-setup-flags", "txt", OutputPath))
-    return std::nullopt;
-  llvm::FileRemover RemoveOutput(OutputPath);
-  StringRef Argv[] = {Python, "-c", SetupScript, SetupPy};
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(OutputPath), StringRef("")};
-  if (llvm::sys::ExecuteAndWait(Python, Argv, std::nullopt, Redirects, /*SecondsToWait=*/60) != 0)
-    return std::nullopt;
-  auto Buffer = llvm::MemoryBuffer::getFile(OutputPath);
-  if (!Buffer)
-    return std::nullopt;
-  return (*Buffer)->getBuffer().str();
-}
 
 /// `c++20`, `c++2a`, `gnu++17` -> 20, 20, 17; 0 for anything else.
 unsigned standardNumber(StringRef Value) {
@@ -191,7 +177,8 @@ UpstreamBuildFlags readUpstreamBuildFlags(const std::string &Root, const std::st
   UpstreamBuildFlags Flags;
   std::string SetupPy = Root + "/setup.py";
   if (!Python.empty() && fs::is_regular_file(SetupPy))
-    if (std::optional<std::string> Output = runSetupScript(Python, SetupPy)) {
+    if (std::optional<std::string> Output =
+            captureOutput(Python, {Python, "-c", SetupScript, SetupPy}, /*SecondsToWait=*/60)) {
       readSetupFlags(*Output, Root, Flags);
       Flags.ReadFrom.push_back("setup.py");
     }
