@@ -5,6 +5,7 @@
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
 #include "clang/Index/USRGeneration.h"
+#include "clang/Lex/Lexer.h"
 
 namespace opmig::analyze {
 
@@ -143,7 +144,11 @@ public:
       Sym.Line = Locs.lineOf(Owner->getLocation());
       if (const auto *Parent = dyn_cast<RecordDecl>(Owner->getDeclContext()))
         Sym.Parent = symbolFor(Parent);
+      for (const Decl *Redecl : Owner->redecls())
+        noteDeclaredIn(Sym, Redecl);
     }
+    if (D != Owner)
+      noteDeclaredIn(It->second, D);
     return It->first;
   }
 
@@ -157,8 +162,14 @@ public:
     if (SM.getFileID(Range.getBegin()) != SM.getFileID(Range.getEnd()))
       return;
     Sym.BeginOffset = SM.getFileOffset(Range.getBegin());
-    Sym.EndOffset = SM.getFileOffset(Range.getEnd());
+    Sym.EndOffset = SM.getFileOffset(Range.getEnd()) +
+                    Lexer::MeasureTokenLength(Range.getEnd(), SM, D->getLangOpts());
     Ranges[Sym.File].push_back({Sym.BeginOffset, Sym.EndOffset, Usr});
+  }
+
+  void noteDeclaredIn(SymbolFact &Sym, const Decl *D) {
+    if (Locs.inTree(D->getLocation()))
+      Sym.DeclaredIn.insert(Locs.fileOf(D->getLocation()));
   }
 
   /// The innermost definition around `Offset` in `File`, or null.

@@ -1,6 +1,18 @@
 #include "opmig/analyze/AnalysisResult.h"
 
+#include <algorithm>
+
 namespace opmig::analyze {
+
+bool isLinkable(SymbolKind K) {
+  return K == SymbolKind::Function || K == SymbolKind::Kernel || K == SymbolKind::Variable;
+}
+
+const ClosureFile *AnalysisResult::file(const std::string &Path) const {
+  auto It = std::find_if(Files.begin(), Files.end(),
+                         [&](const ClosureFile &F) { return F.Path == Path; });
+  return It == Files.end() ? nullptr : &*It;
+}
 
 const char *toString(SymbolKind K) {
   switch (K) {

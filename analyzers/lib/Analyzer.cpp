@@ -49,10 +49,6 @@ void collectIncludeDirs(const std::vector<std::string> &Args, std::set<std::stri
   }
 }
 
-bool isLinkable(SymbolKind Kind) {
-  return Kind == SymbolKind::Function || Kind == SymbolKind::Kernel || Kind == SymbolKind::Variable;
-}
-
 class Analysis {
 public:
   Analysis(const AnalyzeOptions &Options, SourceTree Tree, ToolchainPaths Toolchain,
@@ -384,14 +380,29 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
     File.Provides.assign(Need.Provides.begin(), Need.Provides.end());
     for (const std::string &By : Need.IncludedBy)
       File.IncludedBy.push_back(Tree.relative(By));
+    for (const IncludeFact &Include : Need.DroppedIncludes)
+      File.DroppedIncludes.push_back(
+          {Include.Line,
+           Include.Angled ? "<" + Include.Spelling + ">" : "\"" + Include.Spelling + "\"",
+           Tree.relative(Include.Resolved)});
+    std::sort(File.DroppedIncludes.begin(), File.DroppedIncludes.end(),
+              [](const DroppedInclude &A, const DroppedInclude &B) { return A.Line < B.Line; });
+    // Copied whole, the file would include a header the closure leaves out.
+    if (!File.DroppedIncludes.empty())
+      R.LinksAsCopied = false;
     std::sort(File.Symbols.begin(), File.Symbols.end());
     File.Symbols.erase(std::unique(File.Symbols.begin(), File.Symbols.end()), File.Symbols.end());
     std::sort(File.Instantiates.begin(), File.Instantiates.end());
     R.Files.push_back(std::move(File));
   }
-  for (const std::string &Path : RegistrationOnly)
-    if (!Closure.Files.count(Path))
-      R.Files.push_back({Tree.relative(Path), FileRole::Registration, {}, {}, {}, {}});
+  for (const std::string &Path : RegistrationOnly) {
+    if (Closure.Files.count(Path))
+      continue;
+    ClosureFile File;
+    File.Path = Tree.relative(Path);
+    File.Role = FileRole::Registration;
+    R.Files.push_back(std::move(File));
+  }
   std::sort(R.Files.begin(), R.Files.end(),
             [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
 }
@@ -409,18 +420,32 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
         !Closure.Files.count(Sym.File) || RegistrationOnly.count(Sym.File) ||
         !isTranslationUnitName(Sym.File))
       continue;
-    SiblingDefinition Sibling{Sym.Name, {Tree.relative(Sym.File), Sym.Line}, {}};
-    std::set<std::string> Missing;
+    SiblingDefinition Sibling{
+        Sym.Name, {Tree.relative(Sym.File), Sym.Line}, Sym.BeginOffset, Sym.EndOffset, {}, {}};
+    std::set<std::string> Missing, WouldNeed;
     for (const std::string &Ref : Sym.Refs) {
       auto It = Program.Symbols.find(Ref);
-      if (It != Program.Symbols.end() && isLinkable(It->second.Kind) &&
-          (!It->second.IsDefinition || !Closure.Files.count(It->second.File)))
-        Missing.insert(It->second.Name);
+      if (It == Program.Symbols.end())
+        continue;
+      const SymbolFact &Used = It->second;
+      if (isLinkable(Used.Kind) && (!Used.IsDefinition || !Closure.Files.count(Used.File)))
+        Missing.insert(Used.Name);
+      if (Used.IsDefinition && !Closure.Files.count(Used.File))
+        WouldNeed.insert(Tree.relative(Used.File));
+      if (llvm::none_of(Used.DeclaredIn,
+                        [&](const std::string &F) { return Closure.Files.count(F); }))
+        for (const std::string &F : Used.DeclaredIn)
+          WouldNeed.insert(Tree.relative(F));
     }
     for (const auto &[Specialization, Template] : Sym.Specializations)
-      if (!ProvidedInClosure.count(Specialization))
+      if (!ProvidedInClosure.count(Specialization)) {
         Missing.insert(Program.Symbols.at(Template).Name);
+        for (const InstantiationFact &Inst : Program.Instantiations)
+          if (Inst.Specialization == Specialization)
+            WouldNeed.insert(Tree.relative(Inst.File));
+      }
     Sibling.MissingDependencies.assign(Missing.begin(), Missing.end());
+    Sibling.WouldNeed.assign(WouldNeed.begin(), WouldNeed.end());
     if (!Sibling.MissingDependencies.empty())
       R.LinksAsCopied = false;
     R.Siblings[Sibling.Loc.File].push_back(std::move(Sibling));

@@ -108,6 +108,7 @@ public:
 private:
   std::vector<std::string> copiedFiles() const;
   llvm::Expected<std::string> makeScratch(const std::vector<std::string> &Files) const;
+  llvm::Error copySliced(const std::string &File, const std::string &To) const;
   std::vector<CompileJob> jobsFor(const std::string &Scratch,
                                   const std::vector<std::string> &Files) const;
   /// Compiles and links the given files in `Scratch`; fills `Report` when
@@ -144,6 +145,46 @@ std::vector<std::string> Verifier::copiedFiles() const {
   return Files;
 }
 
+/// Copies `File` as `migrate` ports it: its sibling definitions and the
+/// includes only they use are blanked out, newlines kept so that
+/// diagnostics keep their line numbers.
+llvm::Error Verifier::copySliced(const std::string &File, const std::string &To) const {
+  std::string From = Result.SourceRoot + "/" + File;
+  std::vector<std::pair<unsigned, unsigned>> Blanks;
+  if (auto It = Result.Siblings.find(File); It != Result.Siblings.end())
+    for (const SiblingDefinition &S : It->second)
+      if (S.End > S.Begin)
+        Blanks.push_back({S.Begin, S.End});
+  const ClosureFile *Closure = Result.file(File);
+  if (Blanks.empty() && (!Closure || Closure->DroppedIncludes.empty())) {
+    if (std::error_code EC = fs::copy_file(From, To))
+      return llvm::createStringError(EC, "cannot copy " + File + " to the scratch directory");
+    return llvm::Error::success();
+  }
+  auto Buffer = llvm::MemoryBuffer::getFile(From);
+  if (!Buffer)
+    return llvm::createStringError(Buffer.getError(), "cannot read " + File);
+  std::string Text = (*Buffer)->getBuffer().str();
+  std::vector<size_t> LineStarts{0};
+  for (size_t I = 0; I < Text.size(); ++I)
+    if (Text[I] == '\n')
+      LineStarts.push_back(I + 1);
+  for (const DroppedInclude &Include : Closure->DroppedIncludes)
+    if (Include.Line >= 1 && Include.Line <= LineStarts.size())
+      Blanks.push_back({LineStarts[Include.Line - 1],
+                        Include.Line < LineStarts.size() ? LineStarts[Include.Line] : Text.size()});
+  for (auto [Begin, End] : Blanks)
+    for (size_t I = Begin; I < std::min<size_t>(End, Text.size()); ++I)
+      if (Text[I] != '\n')
+        Text[I] = ' ';
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(To, EC);
+  if (EC)
+    return llvm::createStringError(EC, "cannot write " + To);
+  OS << Text;
+  return llvm::Error::success();
+}
+
 llvm::Expected<std::string> Verifier::makeScratch(const std::vector<std::string> &Files) const {
   llvm::SmallString<256> Scratch;
   if (std::error_code EC = fs::createUniqueDirectory("opmig-verify", Scratch))
@@ -152,8 +193,8 @@ llvm::Expected<std::string> Verifier::makeScratch(const std::vector<std::string>
     std::string To = (Scratch + "/" + File).str();
     if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To)))
       return llvm::createStringError(EC, "cannot create " + To);
-    if (std::error_code EC = fs::copy_file(Result.SourceRoot + "/" + File, To))
-      return llvm::createStringError(EC, "cannot copy " + File + " to the scratch directory");
+    if (llvm::Error Err = copySliced(File, To))
+      return Err;
   }
   // Submodules are external: linked in place, where the remapped flags look.
   for (const std::string &Dir : Result.SubmoduleDirs) {

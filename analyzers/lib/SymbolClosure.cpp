@@ -1,7 +1,9 @@
 #include "opmig/analyze/SymbolClosure.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <algorithm>
 #include <deque>
 
 namespace opmig::analyze {
@@ -9,6 +11,9 @@ namespace opmig::analyze {
 namespace {
 
 class ClosureBuilder {
+  /// Included file -> the directives naming it.
+  using IncludeMap = std::map<std::string, std::vector<const IncludeFact *>>;
+
 public:
   ClosureBuilder(const TUFacts &Program, const TreeScope &Scope,
                  const std::set<std::string> &NoFollow)
@@ -20,14 +25,32 @@ public:
       Providers[Inst.Specialization].push_back(&Inst);
       Instantiated.insert(Inst.Template);
     }
-    for (const IncludeFact &Include : Program.Includes)
-      if (!Include.Resolved.empty() && !Include.HasIncludeOnly)
-        IncludesOf[Include.Includer].insert(Include.Resolved);
+    for (const IncludeFact &Include : Program.Includes) {
+      if (Include.HasIncludeOnly)
+        continue;
+      if (!Include.Resolved.empty() && Scope.contains(Include.Resolved))
+        IncludesOf[Include.Includer][Include.Resolved].push_back(&Include);
+      else
+        ExternalsOf[Include.Includer].insert(Include.Resolved.empty() ? Include.Spelling
+                                                                      : Include.Resolved);
+    }
+    for (const auto &[Usr, Sym] : Program.Symbols)
+      if (Sym.IsDefinition && isLinkable(Sym.Kind))
+        LinkableDefinitionsIn[Sym.File].push_back(Usr);
   }
 
   SymbolClosure run(const std::vector<std::string> &Entries) {
     for (const std::string &Entry : Entries)
       SymbolQueue.push_back(Entry);
+    do
+      drainQueues();
+    while (followTranslationUnitIncludes());
+    recordDroppedIncludes();
+    return std::move(Result);
+  }
+
+private:
+  void drainQueues() {
     while (!SymbolQueue.empty() || !FileQueue.empty()) {
       while (!SymbolQueue.empty()) {
         std::string Usr = std::move(SymbolQueue.front());
@@ -40,10 +63,8 @@ public:
         visitFile(File);
       }
     }
-    return std::move(Result);
   }
 
-private:
   void visitSymbol(const std::string &Usr) {
     if (!Result.Symbols.insert(Usr).second)
       return;
@@ -82,12 +103,126 @@ private:
   void visitFile(const std::string &File) {
     if (NoFollow.count(File))
       return;
-    if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
-      for (const std::string &Included : Includes->second)
-        if (Scope.contains(Included))
-          needFile(Included).IncludedBy.insert(File);
+    // A TU's includes wait until the symbols it needs are known.
+    if (isTranslationUnitName(File))
+      PendingTUs.insert(File);
+    else if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
+      for (const auto &[Included, Directives] : Includes->second)
+        followInclude(File, Included);
     if (auto Refs = Program.FileScopeRefs.find(File); Refs != Program.FileScopeRefs.end())
       SymbolQueue.insert(SymbolQueue.end(), Refs->second.begin(), Refs->second.end());
+  }
+
+  void followInclude(const std::string &Includer, const std::string &Included) {
+    if (Followed.insert({Includer, Included}).second)
+      needFile(Included).IncludedBy.insert(Includer);
+  }
+
+  /// Follows the includes each needed TU wants now; true when the closure
+  /// grew. A TU without siblings is copied whole and wants every include.
+  bool followTranslationUnitIncludes() {
+    size_t Before = Followed.size();
+    std::set<std::string> Used = usedFiles();
+    for (const std::string &TU : PendingTUs) {
+      auto Includes = IncludesOf.find(TU);
+      if (Includes == IncludesOf.end())
+        continue;
+      if (!definesSiblings(TU)) {
+        for (const auto &[Included, Directives] : Includes->second)
+          followInclude(TU, Included);
+        continue;
+      }
+      for (const std::string &Included : includesUsedBy(TU, Includes->second, Used))
+        followInclude(TU, Included);
+    }
+    return Followed.size() != Before;
+  }
+
+  /// The includes of a TU with siblings that its needed code uses: those
+  /// declaring something needed, then those through which alone a needed
+  /// file (or an external header) is reached.
+  std::vector<std::string> includesUsedBy(const std::string &TU, const IncludeMap &Includes,
+                                          const std::set<std::string> &Used) {
+    std::vector<std::string> Wanted, Rest;
+    std::set<std::string> Covered, Externals = ExternalsOf[TU];
+    auto Want = [&](const std::string &Included) {
+      Wanted.push_back(Included);
+      Covered.insert(reach(Included).begin(), reach(Included).end());
+      addExternalsReached(Included, Externals);
+    };
+    for (const auto &[Included, Directives] : Includes)
+      (Used.count(Included) ? Wanted : Rest).push_back(Included);
+    for (const std::string &Included : std::vector<std::string>(std::move(Wanted)))
+      Want(Included);
+    for (const std::string &Included : Rest) {
+      std::set<std::string> Brought;
+      addExternalsReached(Included, Brought);
+      // Code may rely on an external header only a sibling's header brings.
+      bool BringsExternals =
+          !std::includes(Externals.begin(), Externals.end(), Brought.begin(), Brought.end());
+      bool ReachesUsed = llvm::any_of(reach(Included), [&](const std::string &F) {
+        return Used.count(F) && !Covered.count(F);
+      });
+      if (BringsExternals || ReachesUsed)
+        Want(Included);
+    }
+    return Wanted;
+  }
+
+  bool definesSiblings(const std::string &TU) const {
+    auto It = LinkableDefinitionsIn.find(TU);
+    return It != LinkableDefinitionsIn.end() &&
+           llvm::any_of(It->second,
+                        [&](const std::string &Usr) { return !Result.Symbols.count(Usr); });
+  }
+
+  /// Files that define or declare a needed symbol.
+  std::set<std::string> usedFiles() const {
+    std::set<std::string> Used;
+    for (const std::string &Usr : Result.Symbols)
+      if (auto It = Program.Symbols.find(Usr); It != Program.Symbols.end()) {
+        Used.insert(It->second.File);
+        Used.insert(It->second.DeclaredIn.begin(), It->second.DeclaredIn.end());
+      }
+    return Used;
+  }
+
+  /// The tree files `Header` includes, itself included, transitively.
+  const std::set<std::string> &reach(const std::string &Header) {
+    auto [It, Inserted] = Reach.try_emplace(Header);
+    if (!Inserted)
+      return It->second;
+    std::set<std::string> Seen{Header};
+    std::vector<std::string> Stack{Header};
+    while (!Stack.empty()) {
+      std::string File = std::move(Stack.back());
+      Stack.pop_back();
+      if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
+        for (const auto &[Included, Directives] : Includes->second)
+          if (Seen.insert(Included).second)
+            Stack.push_back(Included);
+    }
+    It->second = std::move(Seen);
+    return It->second;
+  }
+
+  void addExternalsReached(const std::string &Header, std::set<std::string> &Out) {
+    for (const std::string &File : reach(Header))
+      if (auto It = ExternalsOf.find(File); It != ExternalsOf.end())
+        Out.insert(It->second.begin(), It->second.end());
+  }
+
+  void recordDroppedIncludes() {
+    for (const std::string &TU : PendingTUs) {
+      auto Includes = IncludesOf.find(TU);
+      if (Includes == IncludesOf.end())
+        continue;
+      std::set<unsigned> Lines; // The host and device parses both saw each.
+      for (const auto &[Included, Facts] : Includes->second)
+        for (const IncludeFact *Fact : Facts)
+          if (!Result.Files.count(Included) && Lines.insert(Fact->Line).second)
+            Result.Files[TU].DroppedIncludes.push_back(*Fact);
+    }
   }
 
   FileNeed &needFile(const std::string &File) {
@@ -103,7 +238,14 @@ private:
   std::map<std::string, std::vector<std::string>> Members;
   std::map<std::string, std::vector<const InstantiationFact *>> Providers;
   std::set<std::string> Instantiated; ///< Templates with any provider.
-  std::map<std::string, std::set<std::string>> IncludesOf;
+  /// In-tree includes per includer.
+  std::map<std::string, IncludeMap> IncludesOf;
+  /// Headers outside the tree each file includes (resolved, or as spelled).
+  std::map<std::string, std::set<std::string>> ExternalsOf;
+  std::map<std::string, std::vector<std::string>> LinkableDefinitionsIn;
+  std::set<std::string> PendingTUs; ///< Needed TUs whose includes are followed later.
+  std::set<std::pair<std::string, std::string>> Followed;
+  std::map<std::string, std::set<std::string>> Reach;
   std::deque<std::string> SymbolQueue, FileQueue;
   SymbolClosure Result;
 };

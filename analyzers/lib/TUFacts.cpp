@@ -16,13 +16,16 @@ void TUFacts::merge(const TUFacts &Other) {
     if (Sym.IsDefinition && !Mine.IsDefinition) {
       auto Refs = std::move(Mine.Refs);
       auto Specializations = std::move(Mine.Specializations);
+      auto DeclaredIn = std::move(Mine.DeclaredIn);
       Mine = Sym;
+      Mine.DeclaredIn.insert(DeclaredIn.begin(), DeclaredIn.end());
       Mine.Refs.insert(Refs.begin(), Refs.end());
       Mine.Specializations.insert(Specializations.begin(), Specializations.end());
     } else {
       Mine.Refs.insert(Sym.Refs.begin(), Sym.Refs.end());
     }
     Mine.Specializations.insert(Sym.Specializations.begin(), Sym.Specializations.end());
+    Mine.DeclaredIn.insert(Sym.DeclaredIn.begin(), Sym.DeclaredIn.end());
   }
   for (const auto &[File, Refs] : Other.FileScopeRefs)
     FileScopeRefs[File].insert(Refs.begin(), Refs.end());
@@ -49,7 +52,7 @@ NLOHMANN_JSON_SERIALIZE_ENUM(AnalysisDiagnostic::Level,
                               {AnalysisDiagnostic::Level::Error, "error"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffset, EndOffset,
-                                   IsDefinition, Refs, Specializations, Parent)
+                                   IsDefinition, Refs, Specializations, Parent, DeclaredIn)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
                                    HasIncludeOnly)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)

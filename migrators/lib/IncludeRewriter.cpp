@@ -21,6 +21,18 @@ std::vector<std::string> pathParts(llvm::StringRef Path) {
   return Parts;
 }
 
+bool isDroppedInclude(const RewriteRequest &Request, const PortedFile &File, unsigned Line) {
+  auto It = Request.DropIncludeLines.find(File.Upstream);
+  return It != Request.DropIncludeLines.end() && It->second.count(Line);
+}
+
+/// The whole directive line, newline included.
+FileEdit includeRemoval(const PortedFile &File, unsigned DirectiveBegin) {
+  unsigned Begin = File.Layout.lineStart(DirectiveBegin);
+  return {Begin, File.Layout.nextLineStart(DirectiveBegin) - Begin, "", EditOrder::Code,
+          "include left out with the siblings"};
+}
+
 } // namespace
 
 std::string relativePath(llvm::StringRef FromDir, llvm::StringRef To) {
@@ -64,6 +76,10 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
   case PathClass::External:
     return;
   case PathClass::TreeNotPorted:
+    if (isDroppedInclude(Ctx.request(), *Includer, Line)) {
+      Locs.addEdit(*Includer, includeRemoval(*Includer, HashOffset));
+      return;
+    }
     Locs.record().addIssue(Includer->Upstream, Line,
                            "includes `" + Ctx.relative(Real) + "`, which is not ported", true,
                            HashOffset);
@@ -138,6 +154,10 @@ void rewriteUnparsedIncludes(const RewriteContext &Ctx, const PortedFile &File,
     case PathClass::External:
       continue;
     case PathClass::TreeNotPorted: {
+      if (isDroppedInclude(Ctx.request(), File, Line)) {
+        Edits.push_back(includeRemoval(File, Include.DirectiveBegin));
+        continue;
+      }
       bool Seen = IsSeen(Include.DirectiveBegin);
       Issues.push_back({{File.Upstream, Line},
                         "includes `" + Ctx.relative(Real) + "`, which is not ported" +

@@ -313,6 +313,9 @@ llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
   for (const auto &[Up, Target] : R.Plan.FileMap) {
     if (auto It = R.Analysis.Siblings.find(Up); It != R.Analysis.Siblings.end())
       Request.DropDefinitions[Up] = It->second;
+    if (const analyze::ClosureFile *File = R.Analysis.file(Up))
+      for (const analyze::DroppedInclude &Include : File->DroppedIncludes)
+        Request.DropIncludeLines[Up].insert(Include.Line);
     Context["file"] = {{"upstream_path", Upstream.PathPrefix + Up}, {"target_path", Target}};
     llvm::Expected<std::string> Header =
         renderTemplate(P.ProvenanceComment, Context, P.Name + ": provenance_comment");

@@ -81,9 +81,12 @@ const GoldenCase Cases[] = {
     {"multi_op_activation", fixture("upstream/multi_op"), {"activation"}},
     // Two entries at once share their helpers.
     {"multi_op_scale_and_softcap", fixture("upstream/multi_op"), {"scale", "softcap"}},
-    // The entry sits in a binding TU next to a sibling whose dependency
-    // stays behind: the copy does not link, and --verify proves it.
-    {"multi_op_fused_fwd", fixture("upstream/multi_op"), {"fused_fwd"}, true, 1},
+    // The entry sits in a binding TU next to a sibling whose dependency and
+    // header stay behind: copied whole it would not compile, and --verify
+    // proves that the copy migrate makes (sibling and include left out) links.
+    {"multi_op_fused_fwd", fixture("upstream/multi_op"), {"fused_fwd"}, true},
+    {"sibling_headers_rms_norm", fixture("upstream/sibling_headers"), {"rms_norm"}, true},
+    {"sibling_headers_gelu", fixture("upstream/sibling_headers"), {"gelu"}, true},
     {"pybind_gelu", fixture("upstream/pybind_mod"), {"gelu"}},
     {"pybind_gelu_backward", fixture("upstream/pybind_mod"), {"gelu_backward"}},
     // nvcc-only code Clang rejects: a partial result, closure still exact.

@@ -369,16 +369,29 @@ TEST(AnalyzeInputs, PartialResultNamesWhereClangGaveUp) {
 }
 
 TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {
-  ToolResult Result = runOpmig(
-      analyzeArgs(fixture("upstream/multi_op"), "fused_fwd", {"--format", "json", "--verify"}));
+  // A definition made by token pasting: the closure misses its TU.
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/pasted_definition"),
+                                           "pasted_op", {"--format", "json", "--verify"}));
   EXPECT_EQ(Result.ExitCode, 1) << Result.Stderr;
-  nlohmann::json Verify = Result.json()["verify"];
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(Doc["links_as_copied"], false);
+  nlohmann::json Verify = Doc["verify"];
   EXPECT_TRUE(Verify["compiles"]);
   EXPECT_FALSE(Verify["links"]);
   EXPECT_EQ(Verify["undefined_symbols"],
-            nlohmann::json({"multiop::fused::launch_fused_bwd(float const*, float const*, float "
-                            "const*, float*, float*, long, CUstream_st*) (defined by "
-                            "csrc/fused/fused_bwd.cu)"}));
+            nlohmann::json({"launch_twice(float*, long) (defined by csrc/launchers.cu)"}));
+}
+
+TEST(AnalyzeInputs, VerifyBuildsTheSlicedCopyOfATUWithSiblings) {
+  // Copied whole, fused_binding.cpp would not link (its sibling calls a
+  // launcher left behind) nor compile (it includes the sibling's header).
+  ToolResult Result = runOpmig(
+      analyzeArgs(fixture("upstream/multi_op"), "fused_fwd", {"--format", "json", "--verify"}));
+  EXPECT_EQ(Result.ExitCode, 0) << Result.Stdout << Result.Stderr;
+  nlohmann::json Doc = Result.json();
+  EXPECT_EQ(Doc["links_as_copied"], false);
+  EXPECT_EQ(Doc["links_after_slicing"], true);
+  EXPECT_EQ(Doc["verify"]["passed"], true) << Doc["verify"].dump(2);
 }
 
 TEST(AnalyzeInputs, VerifyMinimalFindsNothingToDropInTheSampleClosure) {

@@ -97,6 +97,15 @@ INSTANTIATE_TEST_SUITE_P(Cases, MigrateGoldenTest,
                                                          "tests/fixtures/targets/generic_like",
                                                          "generic",
                                                          "tl"},
+                                           // Two TUs that each define a sibling with
+                                           // headers of its own: the siblings and
+                                           // their includes go, the rest links.
+                                           MigrationCase{"sibling_headers_generic",
+                                                         "tests/fixtures/upstream/sibling_headers",
+                                                         {"rms_norm", "gelu"},
+                                                         "tests/fixtures/targets/generic_like",
+                                                         "generic",
+                                                         "sh"},
                                            MigrationCase{"pybind_cache_dit",
                                                          "tests/fixtures/upstream/pybind_mod",
                                                          {"gelu_forward"},

@@ -39,7 +39,7 @@ public:
   void include(const std::string &Includer, const std::string &Resolved) {
     IncludeFact Include;
     Include.Includer = Includer;
-    Include.Line = 1;
+    Include.Line = ++Lines[Includer];
     Include.Spelling = Resolved;
     Include.Resolved = Resolved;
     Program.Includes.push_back(Include);
@@ -55,7 +55,15 @@ public:
   }
 
   TUFacts Program;
+  std::map<std::string, unsigned> Lines; ///< Last include line per includer.
 };
+
+std::vector<std::string> droppedIncludes(const SymbolClosure &Closure, const std::string &TU) {
+  std::vector<std::string> Headers;
+  for (const IncludeFact &Include : Closure.Files.at(TU).DroppedIncludes)
+    Headers.push_back(Include.Resolved);
+  return Headers;
+}
 
 Names filesOf(const SymbolClosure &Closure) {
   Names Files;
@@ -231,6 +239,93 @@ TEST(SymbolClosureTest, UnprovidedSpecializationLandsInUnprovidedTemplates) {
   SymbolClosure Closure = P.closure({"entry"});
   EXPECT_EQ(Closure.UnprovidedTemplates, Names{"tmpl"});
   EXPECT_EQ(filesOf(Closure), Names{"/src/a.cpp"});
+}
+
+//===----------------------------------------------------------------------===//
+// Includes of TUs with siblings
+//===----------------------------------------------------------------------===//
+
+/// `a.cpp` defines the entry and a sibling; each uses a header of its own.
+ProgramBuilder twoOpTU() {
+  ProgramBuilder P;
+  P.define("entry", "/src/a.cpp", {"x"});
+  P.define("sibling", "/src/a.cpp", {"y"});
+  P.define("x", "/src/used.h");
+  P.define("y", "/src/sib.h");
+  P.include("/src/a.cpp", "/src/used.h");
+  P.include("/src/a.cpp", "/src/sib.h");
+  return P;
+}
+
+TEST(SymbolClosureTest, HeaderOnlyASiblingUsesIsDropped) {
+  SymbolClosure Closure = twoOpTU().closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/used.h"}));
+  EXPECT_EQ(droppedIncludes(Closure, "/src/a.cpp"), std::vector<std::string>{"/src/sib.h"});
+  EXPECT_EQ(Closure.Files.at("/src/a.cpp").DroppedIncludes.front().Line, 2u);
+}
+
+TEST(SymbolClosureTest, TUWithoutSiblingsKeepsEveryInclude) {
+  ProgramBuilder P = twoOpTU();
+  SymbolClosure Closure = P.closure({"entry", "sibling"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/used.h", "/src/sib.h"}));
+  P.include("/src/a.cpp", "/src/unused.h");
+  Closure = P.closure({"entry", "sibling"});
+  EXPECT_TRUE(Closure.Files.count("/src/unused.h")) << "a TU copied whole keeps its includes";
+  EXPECT_TRUE(Closure.Files.at("/src/a.cpp").DroppedIncludes.empty());
+}
+
+TEST(SymbolClosureTest, HeaderDeclaringANeededFunctionIsKept) {
+  // The function is defined in another TU; the header only declares it.
+  ProgramBuilder P = twoOpTU();
+  P.Program.Symbols.at("entry").Refs.insert("f");
+  P.define("f", "/src/f.cpp").DeclaredIn = {"/src/sib.h", "/src/f.cpp"};
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_TRUE(Closure.Files.count("/src/sib.h"));
+  EXPECT_TRUE(Closure.Files.at("/src/a.cpp").DroppedIncludes.empty());
+}
+
+TEST(SymbolClosureTest, NeededFileReachedOnlyThroughASiblingHeaderKeepsIt) {
+  ProgramBuilder P = twoOpTU();
+  P.Program.Symbols.at("entry").Refs.insert("z");
+  P.define("z", "/src/common.h");
+  P.include("/src/sib.h", "/src/common.h");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/used.h", "/src/sib.h", "/src/common.h"}));
+}
+
+TEST(SymbolClosureTest, NeededFileAlsoReachedThroughAKeptHeaderDropsTheSiblingHeader) {
+  ProgramBuilder P = twoOpTU();
+  P.Program.Symbols.at("entry").Refs.insert("z");
+  P.define("z", "/src/common.h");
+  P.include("/src/sib.h", "/src/common.h");
+  P.include("/src/used.h", "/src/common.h");
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/a.cpp", "/src/used.h", "/src/common.h"}));
+  EXPECT_EQ(droppedIncludes(Closure, "/src/a.cpp"), std::vector<std::string>{"/src/sib.h"});
+}
+
+TEST(SymbolClosureTest, SiblingHeaderThatAloneBringsAnExternalHeaderIsKept) {
+  ProgramBuilder P = twoOpTU();
+  P.include("/src/sib.h", "/usr/include/cuda_bf16.h");
+  EXPECT_TRUE(P.closure({"entry"}).Files.count("/src/sib.h"));
+  // Once the TU or a kept header brings it too, the sibling's header goes.
+  P.include("/src/used.h", "/usr/include/cuda_bf16.h");
+  EXPECT_FALSE(P.closure({"entry"}).Files.count("/src/sib.h"));
+}
+
+TEST(SymbolClosureTest, MacroExpandedAtFileScopeKeepsItsHeader) {
+  ProgramBuilder P = twoOpTU();
+  P.define("macro:TILE@/src/sib.h:1", "/src/sib.h").Kind = SymbolKind::Macro;
+  P.Program.FileScopeRefs["/src/a.cpp"] = {"macro:TILE@/src/sib.h:1"};
+  EXPECT_TRUE(P.closure({"entry"}).Files.count("/src/sib.h"));
+}
+
+TEST(SymbolClosureTest, EveryDirectiveOfADroppedHeaderIsListed) {
+  ProgramBuilder P = twoOpTU();
+  P.include("/src/a.cpp", "/src/sib.h"); // again, e.g. in another #if branch
+  SymbolClosure Closure = P.closure({"entry"});
+  ASSERT_EQ(Closure.Files.at("/src/a.cpp").DroppedIncludes.size(), 2u);
+  EXPECT_EQ(Closure.Files.at("/src/a.cpp").DroppedIncludes[1].Line, 3u);
 }
 
 } // namespace

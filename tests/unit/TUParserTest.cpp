@@ -148,9 +148,9 @@ TEST_F(TUParserTest, FunctionDefinitionHasKindFileLineAndRange) {
   EXPECT_TRUE(Answer.IsDefinition);
   EXPECT_EQ(Answer.File, Main);
   EXPECT_EQ(Answer.Line, 3u);
-  // The range runs from `int` to the start of the body's closing brace.
+  // The range runs from `int` to just past the body's closing brace.
   EXPECT_EQ(Answer.BeginOffset, Text.find("int answer"));
-  EXPECT_EQ(Answer.EndOffset, Text.find("}\n}"));
+  EXPECT_EQ(Answer.EndOffset, Text.find("}\n}") + 1);
 }
 
 TEST_F(TUParserTest, FunctionReferencesItsCallee) {

@@ -62,13 +62,18 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   Doc["build_flags"] = {
       {"inferred", R.InferredFlags}, {"read_from", R.InferredFrom}, {"torch", torch(R.Torch)}};
   json &Files = Doc["files"] = json::array();
-  for (const ClosureFile &F : R.Files)
+  for (const ClosureFile &F : R.Files) {
+    json Dropped = json::array();
+    for (const DroppedInclude &D : F.DroppedIncludes)
+      Dropped.push_back({{"line", D.Line}, {"spelling", D.Spelling}, {"file", D.File}});
     Files.push_back({{"path", F.Path},
                      {"role", toString(F.Role)},
                      {"symbols", F.Symbols},
                      {"instantiates", F.Instantiates},
                      {"provides", F.Provides},
-                     {"included_by", F.IncludedBy}});
+                     {"included_by", F.IncludedBy},
+                     {"dropped_includes", std::move(Dropped)}});
+  }
   json &Symbols = Doc["symbols"] = json::array();
   for (const ClosureSymbol &S : R.Symbols)
     Symbols.push_back(symbol(S));
@@ -93,7 +98,8 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
       Siblings.push_back({{"file", File},
                           {"name", S.Name},
                           {"line", S.Loc.Line},
-                          {"missing_dependencies", S.MissingDependencies}});
+                          {"missing_dependencies", S.MissingDependencies},
+                          {"would_need", S.WouldNeed}});
   Doc["links_as_copied"] = R.LinksAsCopied;
   Doc["links_after_slicing"] = R.LinksAfterSlicing;
   Doc["verify"] = verifyReport(R.Verify);

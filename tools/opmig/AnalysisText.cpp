@@ -27,6 +27,9 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     if (F.Symbols.empty() && F.Instantiates.empty() && !F.IncludedBy.empty())
       OS << "  [included by " << llvm::join(F.IncludedBy, ", ") << "]";
     OS << "\n";
+    for (const DroppedInclude &D : F.DroppedIncludes)
+      OS << "      line " << D.Line << ": #include " << D.Spelling
+         << " goes with the siblings (only they use " << D.File << ")\n";
     if (Verbose)
       for (const std::string &Sym : F.Symbols)
         OS << "      " << Sym << "\n";
@@ -50,6 +53,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
         OS << "  " << File << ":" << S.Loc.Line << " " << S.Name;
         if (!S.MissingDependencies.empty())
           OS << "  needs " << llvm::join(S.MissingDependencies, ", ") << " (not in closure)";
+        if (!S.WouldNeed.empty())
+          OS << "  would bring " << llvm::join(S.WouldNeed, ", ");
         OS << "\n";
       }
   }

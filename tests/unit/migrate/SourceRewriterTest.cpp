@@ -729,6 +729,38 @@ TEST_F(SourceRewriterTest, ExternalIncludeKeptAndUnportedTreeIncludeBlocks) {
             "csrc/op.cpp:2: blocking: includes `csrc/left.h`, which is not ported\n");
 }
 
+TEST_F(SourceRewriterTest, IncludeOfASiblingsHeaderGoesWithTheSibling) {
+  write("csrc/bwd.h", "#pragma once\n"
+                      "int bwd_helper(int g);\n");
+  write("csrc/op.cpp", "#include \"bwd.h\"\n"
+                       "int fwd(int x) { return x; }\n"
+                       "int bwd(int g) { return bwd_helper(g); }\n"
+                       "#ifdef BWD_TWICE\n"
+                       "#include \"bwd.h\"\n"
+                       "#endif\n");
+  RewriteRequest Request = request({{"csrc/op.cpp", "attn/op.cpp"}});
+  Request.DropDefinitions["csrc/op.cpp"] = {{"bwd", {"csrc/op.cpp", 3}, 0, 0, {}, {}}};
+  // Both directives, the one in a branch no parse entered too.
+  Request.DropIncludeLines["csrc/op.cpp"] = {1, 5};
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "csrc/op.cpp"), "int fwd(int x) { return x; }\n"
+                                              "#ifdef BWD_TWICE\n"
+                                              "#endif\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(SourceRewriterTest, OnlyTheListedIncludeLinesGo) {
+  write("csrc/left.h", "#pragma once\n");
+  write("csrc/op.cpp", "#include \"left.h\"\n"
+                       "#include \"left.h\"\n");
+  RewriteRequest Request = request({{"csrc/op.cpp", "attn/op.cpp"}});
+  Request.DropIncludeLines["csrc/op.cpp"] = {1};
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "csrc/op.cpp"), "#include \"left.h\"\n");
+  EXPECT_EQ(issuesOf(Result),
+            "csrc/op.cpp:2: blocking: includes `csrc/left.h`, which is not ported\n");
+}
+
 TEST_F(SourceRewriterTest, SubmoduleStaysExternal) {
   write("third_party/fastlib/fast.h", "#pragma once\n"
                                       "namespace sample_ops { int fast(); }\n");
@@ -787,7 +819,7 @@ TEST_F(SourceRewriterTest, SiblingDroppedWithItsCommentRestByteIdentical) {
   write("ops.h", "#pragma once\n");
   write("binding.cpp", Before);
   RewriteRequest Request = request({{"ops.h", "ops.h"}, {"binding.cpp", "binding.cpp"}});
-  Request.DropDefinitions["binding.cpp"] = {{"bwd", {"binding.cpp", 12}, {}}};
+  Request.DropDefinitions["binding.cpp"] = {{"bwd", {"binding.cpp", 12}, 0, 0, {}, {}}};
   RewriteResult Result = rewrite(Request);
   EXPECT_EQ(contentOf(Result, "binding.cpp"), "// Forward and backward of the op.\n"
                                               "#include \"ops.h\"\n"
@@ -806,7 +838,7 @@ TEST_F(SourceRewriterTest, SiblingDroppedWithItsCommentRestByteIdentical) {
 TEST_F(SourceRewriterTest, MissingSiblingBlocks) {
   write("binding.cpp", "int fwd() { return 1; }\n");
   RewriteRequest Request = request({{"binding.cpp", "binding.cpp"}});
-  Request.DropDefinitions["binding.cpp"] = {{"bwd", {"binding.cpp", 3}, {}}};
+  Request.DropDefinitions["binding.cpp"] = {{"bwd", {"binding.cpp", 3}, 0, 0, {}, {}}};
   RewriteResult Result = rewrite(Request);
   EXPECT_EQ(issuesOf(Result),
             "binding.cpp:3: blocking: definition `bwd` to leave out was found by no parse\n");
@@ -907,7 +939,7 @@ TEST_F(SourceRewriterTest, SiblingInAnonymousNamespaceDropped) {
                      "} // namespace sample_ops\n");
   RewriteRequest Request = request({{"table.cpp", "table.cpp"}});
   Request.DropDefinitions["table.cpp"] = {
-      {"sample_ops::(anonymous namespace)::unused", {"table.cpp", 6}, {}}};
+      {"sample_ops::(anonymous namespace)::unused", {"table.cpp", 6}, 0, 0, {}, {}}};
   RewriteResult Result = rewrite(Request);
   EXPECT_EQ(contentOf(Result, "table.cpp"), "namespace sample_ops {\n"
                                             "namespace {\n"
@@ -1017,7 +1049,8 @@ TEST_F(SourceRewriterTest, MigratedTreeCompiles) {
   Request.Renames = {{"sample_ops", "cache_dit::attn"}};
   Request.WrapGlobalInto = "cache_dit::attn";
   Request.IncludeRoot = "kernels";
-  Request.DropDefinitions["csrc/binding.cpp"] = {{"sibling", {"csrc/binding.cpp", 5}, {}}};
+  Request.DropDefinitions["csrc/binding.cpp"] = {
+      {"sibling", {"csrc/binding.cpp", 5}, 0, 0, {}, {}}};
   RewriteResult Result = rewrite(Request);
   ASSERT_EQ(issuesOf(Result), "");
   EXPECT_EQ(contentOf(Result, "csrc/binding.cpp"),

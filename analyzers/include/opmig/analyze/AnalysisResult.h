@@ -28,6 +28,8 @@ enum class FileRole { Entry, Registration, Source, Header };
 enum class ExternalClass { Cuda, Cccl, Torch, Pybind11, System, ThirdParty, Missing };
 
 const char *toString(SymbolKind K);
+/// A definition the linker sees: functions, kernels and variables.
+bool isLinkable(SymbolKind K);
 const char *toString(FileRole R);
 const char *toString(ExternalClass C);
 
@@ -43,6 +45,14 @@ struct ClosureSymbol {
   Location Loc; ///< Where it is defined.
 };
 
+/// An include a TU loses with its sibling definitions: the header it names
+/// holds only what those siblings use, and stays behind.
+struct DroppedInclude {
+  unsigned Line = 0;
+  std::string Spelling; ///< As written, e.g. `"fused/fused_bwd.h"`.
+  std::string File;     ///< The header, relative to `--source`.
+};
+
 struct ClosureFile {
   std::string Path; ///< Relative to `--source`.
   FileRole Role = FileRole::Header;
@@ -55,6 +65,8 @@ struct ClosureFile {
   /// (`tl::Launcher<float>::run`): which use pulled the file in.
   std::vector<std::string> Provides;
   std::vector<std::string> IncludedBy;
+  /// Includes that `migrate` removes along with the file's siblings.
+  std::vector<DroppedInclude> DroppedIncludes;
 };
 
 struct ExternalInclude {
@@ -70,9 +82,15 @@ struct ExternalInclude {
 struct SiblingDefinition {
   std::string Name;
   Location Loc;
+  /// [Begin, End) bytes of the definition in its file; both 0 when a macro
+  /// spreads it over several files.
+  unsigned Begin = 0, End = 0;
   /// Symbols it references whose definitions are outside the closure: when
   /// non-empty, the closure does not link as copied.
   std::vector<std::string> MissingDependencies;
+  /// Tree files outside the closure that it would drag in: the headers
+  /// declaring what it uses, the TUs defining or providing it.
+  std::vector<std::string> WouldNeed;
 };
 
 struct AnalysisDiagnostic {
@@ -174,6 +192,8 @@ struct AnalysisResult {
   AnalysisStats Stats;
 
   bool isPartial() const { return !PartialReasons.empty(); }
+  /// The closure file at `Path` (relative), or null.
+  const ClosureFile *file(const std::string &Path) const;
 };
 
 } // namespace opmig::analyze

@@ -1,11 +1,13 @@
 //===- ClosureVerifier.h - Prove a closure complete by building it -*- C++ -*-===//
 //
-// Copies the closure files alone into a scratch directory, compiles every
-// copied TU there with the flags it was analysed with (host objects, and a
-// device compile for CUDA TUs), links the host objects into one shared
-// library, and reports tree symbols left undefined (torch, CUDA and system
-// symbols are expected to stay undefined) and entries it does not define. With `Minimal`, it drops
-// each file in turn and reports the ones whose absence changed nothing.
+// Copies the closure files alone into a scratch directory, as `migrate`
+// ports them (sibling definitions and the includes only they use left out),
+// compiles every copied TU there with the flags it was analysed with (host
+// objects, and a device compile for CUDA TUs), links the host objects into
+// one shared library, and reports tree symbols left undefined (torch, CUDA
+// and system symbols are expected to stay undefined) and entries it does not
+// define. With `Minimal`, it drops each file in turn and reports the ones
+// whose absence changed nothing.
 //
 //===----------------------------------------------------------------------===//
 

@@ -2,10 +2,12 @@
 //
 // Follows references from the entry symbols through the facts of every TU
 // parsed so far: definitions, class members, explicit instantiations in
-// other TUs, macros, and the in-tree headers each needed file includes. It
-// also says what is still unknown (needed symbols with no definition seen,
-// specializations no parsed TU provides), which tells the analyzer what to
-// parse next.
+// other TUs, macros, and the in-tree headers each needed file includes. A
+// TU that also defines what the entries do not need (siblings, which
+// `migrate` leaves out) takes along only the headers its needed code uses.
+// It also says what is still unknown (needed symbols with no definition
+// seen, specializations no parsed TU provides), which tells the analyzer
+// what to parse next.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,9 @@ struct FileNeed {
   std::set<std::string> Instantiates; ///< Templates with needed specializations here.
   std::set<std::string> Provides;     ///< Names of the needed specializations provided here.
   std::set<std::string> IncludedBy;   ///< Needed files including it.
+  /// For a TU that defines siblings: its includes of tree headers that only
+  /// those siblings use, which stay behind and are left out with them.
+  std::vector<IncludeFact> DroppedIncludes;
 };
 
 struct SymbolClosure {

@@ -32,7 +32,7 @@ struct SymbolFact {
   SymbolKind Kind = SymbolKind::Function;
   std::string File; ///< Absolute path.
   unsigned Line = 0;
-  unsigned BeginOffset = 0, EndOffset = 0; ///< Source range of a definition.
+  unsigned BeginOffset = 0, EndOffset = 0; ///< [Begin, End) bytes of a definition.
   bool IsDefinition = false;
   std::set<std::string> Refs; ///< Symbols a definition needs.
   /// Template specializations it uses whose code this TU cannot generate
@@ -40,6 +40,9 @@ struct SymbolFact {
   /// specialization USR -> template USR. Some TU must provide each.
   std::map<std::string, std::string> Specializations;
   std::string Parent; ///< Enclosing class, for members.
+  /// Tree files holding any of its declarations (or the specialization a
+  /// use named): a TU that uses it needs one of them included.
+  std::set<std::string> DeclaredIn;
 };
 
 struct IncludeFact {

@@ -49,6 +49,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -85,6 +86,9 @@ struct RewriteRequest {
   std::string IncludeRoot; ///< Target-relative directory, for RelativeToRoot.
   /// Definitions to leave out, by upstream relative path.
   std::map<std::string, std::vector<analyze::SiblingDefinition>> DropDefinitions;
+  /// Lines of the includes to leave out with those definitions (headers
+  /// only they use, which are not ported), by upstream relative path.
+  std::map<std::string, std::set<unsigned>> DropIncludeLines;
   /// Comment line(s) put first in each file, by upstream relative path.
   std::map<std::string, std::string> Headers;
 };

@@ -5,7 +5,6 @@
 
 #include <tuple>
 
-#include "fused/fused/fused_bwd.h"
 #include "fused/fused/fused_fwd.h"
 
 namespace opmig::kernels::fused {
