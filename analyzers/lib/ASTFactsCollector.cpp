@@ -29,6 +29,11 @@ const Decl *patternOf(const Decl *D) {
       return patternOf(uninstantiated(Primary)->getTemplatedDecl());
     if (const FunctionDecl *Member = FD->getInstantiatedFromMemberFunction())
       return patternOf(Member);
+    // A member template named through its class's specialization
+    // (`Tiler<float>::launch`, not yet given arguments).
+    if (const FunctionTemplateDecl *Described = FD->getDescribedFunctionTemplate();
+        Described && Described->getInstantiatedFromMemberTemplate())
+      return uninstantiated(Described)->getTemplatedDecl();
     return FD;
   }
   if (const auto *Spec = dyn_cast<ClassTemplateSpecializationDecl>(D)) {
@@ -39,6 +44,9 @@ const Decl *patternOf(const Decl *D) {
   if (const auto *RD = dyn_cast<CXXRecordDecl>(D)) {
     if (const CXXRecordDecl *Member = RD->getInstantiatedFromMemberClass())
       return patternOf(Member);
+    if (const ClassTemplateDecl *Described = RD->getDescribedClassTemplate();
+        Described && Described->getInstantiatedFromMemberTemplate())
+      return uninstantiated(Described)->getTemplatedDecl();
     return RD;
   }
   if (const auto *VD = dyn_cast<VarDecl>(D)) {
@@ -234,7 +242,8 @@ std::string nameWithArguments(const Decl *D) {
 /// Collects the tree symbols one definition references.
 class RefCollector : public DynamicRecursiveASTVisitor {
 public:
-  RefCollector(SymbolTable &Table, SymbolFact &Owner) : Table(Table), Owner(Owner) {}
+  RefCollector(SymbolTable &Table, SymbolFact &Owner, const ASTContext &Ctx)
+      : Table(Table), Owner(Owner), Ctx(Ctx) {}
 
   bool VisitDeclRefExpr(DeclRefExpr *E) override {
     add(E->getDecl());
@@ -259,6 +268,15 @@ public:
       for (FunctionDecl *Instantiation : Call->specializations())
         TraverseDecl(Instantiation);
     return true;
+  }
+  /// The branch an `if constexpr` discards outside a template is checked but
+  /// never emitted: a dtype ladder needs only what each dtype's branch calls.
+  bool TraverseIfStmt(IfStmt *S) override {
+    if (!S->isConstexpr() || S->getCond()->isValueDependent())
+      return DynamicRecursiveASTVisitor::TraverseIfStmt(S);
+    std::optional<Stmt *> Taken = S->getNondiscardedCase(Ctx);
+    return TraverseStmt(S->getInit()) && TraverseStmt(S->getConditionVariableDeclStmt()) &&
+           TraverseStmt(S->getCond()) && (!Taken || TraverseStmt(*Taken));
   }
   bool VisitOverloadExpr(OverloadExpr *E) override {
     for (const NamedDecl *Candidate : E->decls())
@@ -334,6 +352,7 @@ private:
 
   SymbolTable &Table;
   SymbolFact &Owner;
+  const ASTContext &Ctx;
 };
 
 const StringLiteral *firstStringLiteral(const Stmt *S) {
@@ -446,7 +465,7 @@ private:
     if (patternOf(D) == D)
       Table.markDefinition(Usr, D);
     SymbolFact &Owner = Table.Facts.Symbols[Usr];
-    RefCollector(Table, Owner).TraverseDecl(const_cast<Decl *>(D));
+    RefCollector(Table, Owner, D->getASTContext()).TraverseDecl(const_cast<Decl *>(D));
     Owner.Refs.erase(Usr);
   }
 

@@ -416,12 +416,15 @@ void NamespaceRenamer::updateClosingComment(const NamespaceDecl *D, const std::s
                              "namespace closing comment"});
 }
 
+static bool isExplicitInstantiation(TemplateSpecializationKind Kind) {
+  return Kind == TSK_ExplicitInstantiationDefinition ||
+         Kind == TSK_ExplicitInstantiationDeclaration;
+}
+
 bool NamespaceRenamer::VisitFunctionTemplateDecl(FunctionTemplateDecl *D) {
-  for (const FunctionDecl *Spec : D->specializations()) {
-    TemplateSpecializationKind Kind = Spec->getTemplateSpecializationKind();
-    if (Kind == TSK_ExplicitInstantiationDefinition || Kind == TSK_ExplicitInstantiationDeclaration)
+  for (const FunctionDecl *Spec : D->specializations())
+    if (isExplicitInstantiation(Spec->getTemplateSpecializationKind()))
       handleExplicitInstantiation(D, 0, Spec->getPointOfInstantiation());
-  }
   return true;
 }
 
@@ -435,6 +438,13 @@ bool NamespaceRenamer::VisitClassTemplateDecl(ClassTemplateDecl *D) {
     if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
       continue;
     for (const Decl *Member : Spec->decls()) {
+      // `template void a::X<int>::run<4>(int);`: a member template's.
+      if (const auto *Template = dyn_cast<FunctionTemplateDecl>(Member)) {
+        for (const FunctionDecl *Inst : Template->specializations())
+          if (isExplicitInstantiation(Inst->getTemplateSpecializationKind()))
+            handleExplicitInstantiation(D, 1, Inst->getPointOfInstantiation());
+        continue;
+      }
       TemplateSpecializationKind Kind = TSK_Undeclared;
       SourceLocation PointOfInstantiation;
       if (const auto *FD = dyn_cast<FunctionDecl>(Member)) {
@@ -444,8 +454,7 @@ bool NamespaceRenamer::VisitClassTemplateDecl(ClassTemplateDecl *D) {
         Kind = VD->getTemplateSpecializationKind();
         PointOfInstantiation = VD->getPointOfInstantiation();
       }
-      if (Kind == TSK_ExplicitInstantiationDefinition ||
-          Kind == TSK_ExplicitInstantiationDeclaration)
+      if (isExplicitInstantiation(Kind))
         handleExplicitInstantiation(D, 1, PointOfInstantiation);
     }
   }

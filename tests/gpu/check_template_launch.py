@@ -1,7 +1,7 @@
 """Loads a generic-profile migration of tests/fixtures/upstream/template_launch and runs its ops.
 
 The migrated library must load with torch.ops.load_library (a closure that missed a per-dtype
-instantiation TU fails right there with `undefined symbol`), register exactly the four ops, and
+instantiation TU fails right there with `undefined symbol`), register exactly the five ops, and
 compute what the upstream kernels compute, for every dtype its dispatch reaches.
 
 Usage (on a GPU machine, after scripts/gpu-build-generic.sh built the library):
@@ -27,7 +27,7 @@ def check(library: str, namespace: str) -> None:
         if name.startswith(namespace + "::")
     )
     print(f"registered in {namespace}: {registered}")
-    expected = ["axpy", "bias_act", "gate", "scale_rows"]
+    expected = ["axpy", "bias_act", "gate", "pack", "scale_rows"]
     if registered != expected:
         raise SystemExit(f"FAIL registration: expected exactly {expected}")
     cuda = torch.device("cuda")
@@ -39,7 +39,8 @@ def check(library: str, namespace: str) -> None:
         rows = torch.randn(37, 129, device=cuda).to(dtype)
         torch.testing.assert_close(ops.scale_rows(rows), rows, rtol=0, atol=0)
         torch.testing.assert_close(ops.gate(x), x, rtol=0, atol=0)
-        print(f"axpy, scale_rows, gate: {dtype} ok")
+        torch.testing.assert_close(ops.pack(x), x, rtol=0, atol=0)
+        print(f"axpy, scale_rows, gate, pack: {dtype} ok")
     x = torch.randn(1000, device=cuda)
     torch.testing.assert_close(ops.bias_act(x, True), torch.relu(x), rtol=0, atol=0)
     torch.testing.assert_close(ops.bias_act(x, False), x, rtol=0, atol=0)

@@ -93,7 +93,7 @@ INSTANTIATE_TEST_SUITE_P(Cases, MigrateGoldenTest,
                                            // `opmig::kernels::tl` must become `::tl::`).
                                            MigrationCase{"template_launch_generic",
                                                          "tests/fixtures/upstream/template_launch",
-                                                         {"axpy", "scale_rows", "gate", "bias_act"},
+                                                         {"axpy", "scale_rows", "gate", "bias_act", "pack"},
                                                          "tests/fixtures/targets/generic_like",
                                                          "generic",
                                                          "tl"},

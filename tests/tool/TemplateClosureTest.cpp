@@ -54,6 +54,14 @@ const TemplateCase Cases[] = {
      {{"act/bias_act_relu.cu", {"tl::BiasAct<true>::run"}},
       {"act/bias_act_id.cu", {"tl::BiasAct<false>::run"}}},
      {}},
+    {"pack",
+     {"pack/pack_op.cu", "pack/pack.cuh", "pack/pack_impl.cuh", "pack/pack_vec_f32.cu",
+      "pack/pack_scalar_f16.cu", "pack/tiler_f32.cu", "pack/tiles.cu"},
+     {{"pack/pack_vec_f32.cu", {"tl::Packer<float, true>::run"}},
+      {"pack/pack_scalar_f16.cu", {"tl::Packer<c10::Half, false>::run"}},
+      {"pack/tiler_f32.cu", {"tl::Tiler<float>::Edge<256>::fix", "tl::Tiler<float>::launch<256>"}},
+      {"pack/tiles.cu", {"tl::Tiler<c10::Half>::tiles", "tl::Tiler<float>::tiles"}}},
+     {"pack/pack_vec_f16.cu"}},
 };
 
 class TemplateClosure : public ::testing::TestWithParam<TemplateCase> {};

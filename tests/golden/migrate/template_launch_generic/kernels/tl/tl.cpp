@@ -31,6 +31,11 @@ at::Tensor bias_act_op(const at::Tensor &x, bool relu) {
   return at::empty_like(x);
 }
 
+at::Tensor pack_op(const at::Tensor &x) {
+  (void)x;
+  return at::empty_like(x);
+}
+
 } // namespace meta_kernels
 } // namespace
 
@@ -39,6 +44,7 @@ TORCH_LIBRARY(opmig_tl, m) {
   m.def("scale_rows(Tensor x) -> Tensor");
   m.def("gate(Tensor x) -> Tensor");
   m.def("bias_act(Tensor x, bool relu) -> Tensor");
+  m.def("pack(Tensor x) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(opmig_tl, CUDA, m) {
@@ -46,6 +52,7 @@ TORCH_LIBRARY_IMPL(opmig_tl, CUDA, m) {
   m.impl("scale_rows", TORCH_FN(opmig::kernels::tl::scale_rows_op));
   m.impl("gate", TORCH_FN(opmig::kernels::tl::gate_op));
   m.impl("bias_act", TORCH_FN(opmig::kernels::tl::bias_act_op));
+  m.impl("pack", TORCH_FN(opmig::kernels::tl::pack_op));
 }
 
 TORCH_LIBRARY_IMPL(opmig_tl, Meta, m) {
@@ -53,4 +60,5 @@ TORCH_LIBRARY_IMPL(opmig_tl, Meta, m) {
   m.impl("scale_rows", TORCH_FN(meta_kernels::scale_rows_op));
   m.impl("gate", TORCH_FN(meta_kernels::gate_op));
   m.impl("bias_act", TORCH_FN(meta_kernels::bias_act_op));
+  m.impl("pack", TORCH_FN(meta_kernels::pack_op));
 }

@@ -16,5 +16,6 @@ void axpy_op(const at::Tensor &x, at::Tensor &y);
 at::Tensor scale_rows_op(const at::Tensor &x);
 at::Tensor gate_op(const at::Tensor &x);
 at::Tensor bias_act_op(const at::Tensor &x, bool relu);
+at::Tensor pack_op(const at::Tensor &x);
 
 } // namespace opmig::kernels::tl
