@@ -21,12 +21,14 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Dir) {
 
 json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
   json Params = json::array(), TensorParams = json::array();
-  std::vector<std::string> PyParams, PyArgs;
+  std::vector<std::string> PyParams, PyArgs, AdapterArgs;
   for (const OpParam &Param : Sig.Params) {
+    AdapterArgs.push_back(Param.AdapterArg.empty() ? Param.Name : Param.AdapterArg);
     Params.push_back({{"name", Param.Name},
                       {"schema_type", Param.SchemaType},
                       {"py_annotation", Param.PyAnnotation},
                       {"cpp_type", Param.CppType},
+                      {"boxed_cpp_type", Param.BoxedCppType},
                       {"is_tensor", Param.IsTensor},
                       {"mutable", Param.Mutable}});
     if (Param.IsTensor)
@@ -34,25 +36,30 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
     PyParams.push_back(Param.Name + ": " + Param.PyAnnotation);
     PyArgs.push_back(Param.Name);
   }
-  return {{"name", Planned.Name},
-          {"cpp_function", Planned.TargetFunction},
-          {"cpp_name", llvm::StringRef(Planned.TargetFunction).rsplit("::").second.empty()
-                           ? Planned.TargetFunction
-                           : llvm::StringRef(Planned.TargetFunction).rsplit("::").second.str()},
-          {"upstream_function", Planned.UpstreamFunction},
-          {"schema", Sig.Schema},
-          {"cpp_declaration", Sig.CppDeclaration},
-          {"py_params", llvm::join(PyParams, ", ")},
-          {"py_args", llvm::join(PyArgs, ", ")},
-          {"py_return", Sig.PyReturn},
-          {"returns_none", Sig.Returns.empty()},
-          {"params", Params},
-          {"tensor_params", TensorParams},
-          {"first_tensor", TensorParams.empty() ? "" : TensorParams.front().get<std::string>()},
-          {"fake_derived", Sig.FakeDerived},
-          {"fake_python", Sig.FakePython},
-          {"fake_cpp", Sig.FakeCpp},
-          {"fake_reason", Sig.FakeReason}};
+  llvm::StringRef Unqualified = llvm::StringRef(Planned.TargetFunction).rsplit("::").second;
+  std::string CppName = Unqualified.empty() ? Planned.TargetFunction : Unqualified.str();
+  return {
+      {"name", Planned.Name},
+      {"cpp_function", Planned.TargetFunction},
+      {"cpp_name", CppName},
+      {"boxed_declaration", Sig.BoxedDeclaration},
+      {"needs_adapter", Sig.NeedsAdapter},
+      {"adapter_args", llvm::join(AdapterArgs, ", ")},
+      {"registered_function", Sig.NeedsAdapter ? "adapters::" + CppName : Planned.TargetFunction},
+      {"upstream_function", Planned.UpstreamFunction},
+      {"schema", Sig.Schema},
+      {"cpp_declaration", Sig.CppDeclaration},
+      {"py_params", llvm::join(PyParams, ", ")},
+      {"py_args", llvm::join(PyArgs, ", ")},
+      {"py_return", Sig.PyReturn},
+      {"returns_none", Sig.Returns.empty()},
+      {"params", Params},
+      {"tensor_params", TensorParams},
+      {"first_tensor", TensorParams.empty() ? "" : TensorParams.front().get<std::string>()},
+      {"fake_derived", Sig.FakeDerived},
+      {"fake_python", Sig.FakePython},
+      {"fake_cpp", Sig.FakeCpp},
+      {"fake_reason", Sig.FakeReason}};
 }
 
 } // namespace
@@ -125,6 +132,8 @@ json glueContext(const MigrationPlan &Plan, const Profile &P, const std::vector<
     OpList.push_back(std::move(Op));
   }
   Context["ops"] = OpList;
+  Context["any_adapter"] =
+      llvm::any_of(Ops, [](const OpSignature &Sig) { return Sig.NeedsAdapter; });
   return Context;
 }
 

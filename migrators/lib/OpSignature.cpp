@@ -72,6 +72,17 @@ llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSig
     Op.PyAnnotation = Type->Python;
     Op.IsTensor = Type->IsTensor;
     Op.Mutable = Type->Mutable;
+    if (!Type->Boxed.empty()) {
+      Op.BoxedCppType = Type->Boxed;
+      // An optional converts implicitly; a scalar is narrowed on purpose.
+      Op.AdapterArg =
+          llvm::StringRef(Type->Boxed).starts_with("std::optional")
+              ? Op.Name
+              : "static_cast<" +
+                    printQualified(Param->getType().getNonReferenceType().getUnqualifiedType(),
+                                   Ctx) +
+                    ">(" + Op.Name + ")";
+    }
     if (Op.Mutable) {
       Aliases[Index] = aliasName(MutableCount++);
       Op.SchemaType += "(" + Aliases[Index] + "!)";
@@ -116,17 +127,27 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const s
   FakeResult Fake = deriveFake({&Function, OpName, Sig.Params, *Returns}, Ctx);
   if (llvm::Error Err = addResults(*Returns, Fake, Aliases, ResultType, Sig))
     return Err;
-  std::vector<std::string> SchemaArgs, CppArgs;
+  std::vector<std::string> SchemaArgs, CppArgs, BoxedArgs;
   for (const OpParam &Param : Sig.Params)
     SchemaArgs.push_back(Param.SchemaType + " " + Param.Name);
-  for (const ParmVarDecl *Param : Function.parameters())
-    CppArgs.push_back(
-        printQualified(Param->getType(), Ctx, Sig.Params[Param->getFunctionScopeIndex()].Name));
+  for (const ParmVarDecl *Param : Function.parameters()) {
+    const OpParam &Op = Sig.Params[Param->getFunctionScopeIndex()];
+    CppArgs.push_back(printQualified(Param->getType(), Ctx, Op.Name));
+    BoxedArgs.push_back(Op.BoxedCppType.empty() ? CppArgs.back() : Op.BoxedCppType + " " + Op.Name);
+    Sig.NeedsAdapter = Sig.NeedsAdapter || !Op.BoxedCppType.empty();
+  }
   Sig.Schema =
       "(" + llvm::join(SchemaArgs, ", ") + ") -> " + schemaReturns(Sig.Returns, Returns->Form);
   Sig.PyReturn = pythonReturn(*Returns);
   Sig.CppDeclaration = printQualified(
       Result, Ctx, Function.getNameAsString() + "(" + llvm::join(CppArgs, ", ") + ")");
+  std::string BoxedCall = Function.getNameAsString() + "(" + llvm::join(BoxedArgs, ", ") + ")";
+  if (Returns->Form == ReturnForm::Single && !Returns->Elements.front().Boxed.empty()) {
+    Sig.NeedsAdapter = true;
+    Sig.BoxedDeclaration = Returns->Elements.front().Boxed + " " + BoxedCall;
+  } else {
+    Sig.BoxedDeclaration = printQualified(Result, Ctx, BoxedCall);
+  }
   Sig.FakeDerived = Fake.Derived;
   Sig.FakeReason = std::move(Fake.Reason);
   Sig.FakePython = std::move(Fake.Python);

@@ -21,7 +21,12 @@ std::string templateName(const ClassTemplateSpecializationDecl &Spec) {
 }
 
 std::optional<SchemaType> plain(const char *Schema, const char *Python, bool IsTensor = false) {
-  return SchemaType{Schema, Python, IsTensor, false};
+  return SchemaType{Schema, Python, IsTensor, false, ""};
+}
+
+/// A scalar the dispatcher passes as `Boxed`.
+std::optional<SchemaType> boxed(const char *Schema, const char *Boxed) {
+  return SchemaType{Schema, Schema, false, false, Boxed};
 }
 
 std::optional<SchemaType> mapBuiltin(const BuiltinType &Builtin) {
@@ -31,10 +36,12 @@ std::optional<SchemaType> mapBuiltin(const BuiltinType &Builtin) {
   // The dispatcher passes every `int` as int64_t; narrower signed types are
   // what upstream often declares anyway.
   case BuiltinType::Int:
-  case BuiltinType::Long:
   case BuiltinType::LongLong:
+    return boxed("int", "int64_t");
+  case BuiltinType::Long: // int64_t on the LP64 platforms torch supports
     return plain("int", "int");
   case BuiltinType::Float:
+    return boxed("float", "double");
   case BuiltinType::Double:
     return plain("float", "float");
   default:
@@ -61,7 +68,8 @@ std::optional<SchemaType> mapSpecialization(const ClassTemplateSpecializationDec
     std::optional<SchemaType> Inner = mapValue(Arg);
     if (!Inner || llvm::StringRef(Inner->Schema).ends_with("?"))
       return std::nullopt;
-    return SchemaType{Inner->Schema + "?", Inner->Python + " | None", false, false};
+    return SchemaType{Inner->Schema + "?", Inner->Python + " | None", false, false,
+                      Inner->Boxed.empty() ? "" : "std::optional<" + Inner->Boxed + ">"};
   }
   if (Name == "std::basic_string" || Name == "std::basic_string_view" ||
       Name == "c10::basic_string_view")
@@ -70,7 +78,7 @@ std::optional<SchemaType> mapSpecialization(const ClassTemplateSpecializationDec
     std::optional<SchemaType> Element = mapValue(Arg);
     if (!Element || !llvm::is_contained({"Tensor", "int", "float", "bool"}, Element->Schema))
       return std::nullopt;
-    return SchemaType{Element->Schema + "[]", "list[" + Element->Python + "]", false, false};
+    return SchemaType{Element->Schema + "[]", "list[" + Element->Python + "]", false, false, ""};
   }
   return std::nullopt;
 }
@@ -125,7 +133,7 @@ std::optional<SchemaType> mapParamType(QualType Type) {
     if (Pointee.getCanonicalType().isConstQualified())
       return mapValue(Pointee);
     if (isTensorType(Pointee))
-      return SchemaType{"Tensor", "torch.Tensor", true, true};
+      return SchemaType{"Tensor", "torch.Tensor", true, true, ""};
     return std::nullopt;
   }
   if (Type->isReferenceType())

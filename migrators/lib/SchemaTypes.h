@@ -8,6 +8,7 @@
 //   at::Tensor &                  -> Tensor (mutable; the caller names the alias set)
 //   std::optional<at::Tensor>     -> Tensor?       torch.Tensor | None
 //   int64_t, double, bool         -> int, float, bool
+//   int, long long, float         -> int, int, float (boxed as int64_t, double)
 //   at::IntArrayRef               -> int[]         list[int]
 //   std::tuple<at::Tensor, int64_t> (result) -> (Tensor, int)
 //
@@ -31,6 +32,10 @@ struct SchemaType {
   std::string Python;    ///< `torch.Tensor`, `int | None`, `list[torch.Tensor]`.
   bool IsTensor = false; ///< Exactly one tensor: not an optional, not a list.
   bool Mutable = false;  ///< A non-const `at::Tensor &`.
+  /// The C++ type torch's dispatcher passes for it, when the declared type
+  /// cannot be registered as is (`double` for `float`, `int64_t` for `int`,
+  /// `std::optional<double>` for `std::optional<float>`); empty otherwise.
+  std::string Boxed;
 };
 
 /// Maps a parameter type; nullopt when the schema language cannot express it

@@ -67,54 +67,61 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Cases, MigrateGoldenTest,
-                         ::testing::Values(sampleIntoCacheDit(),
-                                           MigrationCase{"sample_veomni",
-                                                         "samples/upstream",
-                                                         {"rms_norm"},
-                                                         "tests/fixtures/targets/veomni_like",
-                                                         "veomni",
-                                                         "cuda_rms_norm"},
-                                           MigrationCase{"sample_generic",
-                                                         "samples/upstream",
-                                                         {"merge_attn_states", "rms_norm"},
-                                                         "tests/fixtures/targets/generic_like",
-                                                         "generic",
-                                                         "sample_ops"},
-                                           MigrationCase{"multi_op_generic",
-                                                         "tests/fixtures/upstream/multi_op",
-                                                         {"fused_fwd"},
-                                                         "tests/fixtures/targets/generic_like",
-                                                         "generic",
-                                                         "fused"},
-                                           // Per-dtype providers of class-template
-                                           // members, into a domain named like the
-                                           // upstream namespace (`tl::` inside
-                                           // `opmig::kernels::tl` must become `::tl::`).
-                                           MigrationCase{"template_launch_generic",
-                                                         "tests/fixtures/upstream/template_launch",
-                                                         {"axpy", "scale_rows", "gate", "bias_act", "pack"},
-                                                         "tests/fixtures/targets/generic_like",
-                                                         "generic",
-                                                         "tl"},
-                                           // Two TUs that each define a sibling with
-                                           // headers of its own: the siblings and
-                                           // their includes go, the rest links.
-                                           MigrationCase{"sibling_headers_generic",
-                                                         "tests/fixtures/upstream/sibling_headers",
-                                                         {"rms_norm", "gelu"},
-                                                         "tests/fixtures/targets/generic_like",
-                                                         "generic",
-                                                         "sh"},
-                                           MigrationCase{"pybind_cache_dit",
-                                                         "tests/fixtures/upstream/pybind_mod",
-                                                         {"gelu_forward"},
-                                                         "tests/fixtures/targets/cache_dit_like",
-                                                         "cache-dit",
-                                                         "gelu"}),
-                         [](const ::testing::TestParamInfo<MigrationCase> &Info) {
-                           return Info.param.Name;
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Cases, MigrateGoldenTest,
+    ::testing::Values(sampleIntoCacheDit(),
+                      MigrationCase{"sample_veomni",
+                                    "samples/upstream",
+                                    {"rms_norm"},
+                                    "tests/fixtures/targets/veomni_like",
+                                    "veomni",
+                                    "cuda_rms_norm"},
+                      MigrationCase{"sample_generic",
+                                    "samples/upstream",
+                                    {"merge_attn_states", "rms_norm"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "sample_ops"},
+                      MigrationCase{"multi_op_generic",
+                                    "tests/fixtures/upstream/multi_op",
+                                    {"fused_fwd"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "fused"},
+                      // Per-dtype providers of class-template
+                      // members, into a domain named like the
+                      // upstream namespace (`tl::` inside
+                      // `opmig::kernels::tl` must become `::tl::`).
+                      MigrationCase{"template_launch_generic",
+                                    "tests/fixtures/upstream/template_launch",
+                                    {"axpy", "scale_rows", "gate", "bias_act", "pack"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "tl"},
+                      // Two TUs that each define a sibling with
+                      // headers of its own: the siblings and
+                      // their includes go, the rest links.
+                      MigrationCase{"sibling_headers_generic",
+                                    "tests/fixtures/upstream/sibling_headers",
+                                    {"rms_norm", "gelu"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "sh"},
+                      // float/int/long long parameters: the
+                      // TORCH_LIBRARY registration needs adapters.
+                      MigrationCase{"scalar_params_generic",
+                                    "tests/fixtures/upstream/scalar_params",
+                                    {"scale_shift", "fill_value", "add_bias"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "scalars"},
+                      MigrationCase{"pybind_cache_dit",
+                                    "tests/fixtures/upstream/pybind_mod",
+                                    {"gelu_forward"},
+                                    "tests/fixtures/targets/cache_dit_like",
+                                    "cache-dit",
+                                    "gelu"}),
+    [](const ::testing::TestParamInfo<MigrationCase> &Info) { return Info.param.Name; });
 
 } // namespace
 } // namespace opmig::test

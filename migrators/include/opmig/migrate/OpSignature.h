@@ -42,6 +42,10 @@ struct OpParam {
   std::string PyAnnotation; ///< e.g. `torch.Tensor`, `int | None`.
   bool IsTensor = false;
   bool Mutable = false; ///< Written by the op (non-const Tensor reference).
+  /// The type torch's dispatcher passes when `CppType` cannot be registered
+  /// (`double` for `float`), and the argument an adapter passes upstream
+  /// (`static_cast<float>(scale)`); both empty when it can.
+  std::string BoxedCppType, AdapterArg;
 };
 
 struct OpSignature {
@@ -54,6 +58,12 @@ struct OpSignature {
   /// `<return type> <unqualified name>(<params>)` as upstream declares it,
   /// for generated headers.
   std::string CppDeclaration;
+  /// The same with the types the dispatcher passes, for adapters and Meta
+  /// kernels; equal to `CppDeclaration` unless `NeedsAdapter`.
+  std::string BoxedDeclaration;
+  /// Whether a `TORCH_LIBRARY` registration needs an adapter: a parameter
+  /// or the result has a type the dispatcher does not pass as declared.
+  bool NeedsAdapter = false;
 
   bool FakeDerived = false;
   std::string FakeReason; ///< Why no fake was derived; empty when derived.
