@@ -235,6 +235,47 @@ TEST_F(OpSignatureTest, FloatingPointIsFloat) {
   EXPECT_EQ(Sig.Params[1].PyAnnotation, "float");
 }
 
+TEST_F(OpSignatureTest, TypesTheDispatcherDoesNotPassNeedAnAdapter) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(const at::Tensor &x, float scale, int shift, long long big,\n"
+                           "       const float &ref, std::optional<float> maybe, int64_t n,\n"
+                           "       double eps) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, float scale, int shift, int big, float ref, float? maybe, "
+                        "int n, float eps) -> ()");
+  EXPECT_TRUE(Sig.NeedsAdapter);
+  std::vector<std::string> Boxed, Args;
+  for (const OpParam &Param : Sig.Params) {
+    Boxed.push_back(Param.BoxedCppType);
+    Args.push_back(Param.AdapterArg);
+  }
+  EXPECT_EQ(Boxed, (std::vector<std::string>{"", "double", "int64_t", "int64_t", "double",
+                                             "std::optional<double>", "", ""}));
+  EXPECT_EQ(Args, (std::vector<std::string>{"", "static_cast<float>(scale)",
+                                            "static_cast<int>(shift)",
+                                            "static_cast<long long>(big)",
+                                            "static_cast<float>(ref)", "maybe", "", ""}));
+  EXPECT_EQ(Sig.BoxedDeclaration,
+            "void f(const at::Tensor &x, double scale, int64_t shift, int64_t big, double ref, "
+            "std::optional<double> maybe, int64_t n, double eps)");
+}
+
+TEST_F(OpSignatureTest, RegistrableTypesNeedNoAdapter) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(const at::Tensor &x, double eps, int64_t n) { return x; }\n",
+                           "f");
+  EXPECT_FALSE(Sig.NeedsAdapter);
+  EXPECT_EQ(Sig.BoxedDeclaration, Sig.CppDeclaration);
+}
+
+TEST_F(OpSignatureTest, AFloatResultIsBoxedAsDouble) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "float f(const at::Tensor &x) { return 0.f; }\n",
+                           "f");
+  EXPECT_TRUE(Sig.NeedsAdapter);
+  EXPECT_EQ(Sig.BoxedDeclaration, "double f(const at::Tensor &x)");
+}
+
 TEST_F(OpSignatureTest, Bool) {
   EXPECT_EQ(paramType("#include <torch/all.h>\n"
                       "void f(bool causal) {}\n"),
