@@ -9,7 +9,7 @@ MigrationSandbox::MigrationSandbox(const MigrationCase &C)
       Target(copyToTemp(std::string(OPMIG_SOURCE_DIR) + "/" + C.Target)) {}
 
 std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
-                                     const std::vector<std::string> &Extra) {
+                                     const std::vector<std::string> &Extra, bool Stubs) {
   std::vector<std::string> Args = {"migrate",
                                    "--source",
                                    Box.Source,
@@ -28,8 +28,9 @@ std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSand
     Args.push_back(Entry);
   }
   Args.insert(Args.end(), Extra.begin(), Extra.end());
-  for (const std::string &Arg : stubArgs())
-    Args.push_back(Arg);
+  if (Stubs)
+    for (const std::string &Arg : stubArgs())
+      Args.push_back(Arg);
   return Args;
 }
 

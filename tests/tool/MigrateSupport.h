@@ -29,9 +29,10 @@ struct MigrationSandbox {
   explicit MigrationSandbox(const MigrationCase &C);
 };
 
-/// `migrate` arguments for `C` from `Box`, then `Extra`, then the stubs.
+/// `migrate` arguments for `C` from `Box`, then `Extra`, then (unless
+/// `Stubs` is false: the installed torch) the stand-in headers.
 std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
-                                     const std::vector<std::string> &Extra = {});
+                                     const std::vector<std::string> &Extra = {}, bool Stubs = true);
 
 /// The sample merge_attn_states into the cache-dit-like target, domain attn.
 MigrationCase sampleIntoCacheDit();

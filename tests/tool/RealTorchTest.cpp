@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MigrateSupport.h"
 #include "ToolRunner.h"
 
 #include <cstdlib>
@@ -71,6 +72,29 @@ TEST_F(RealTorch, ClassTemplateLaunchersParseVerifyAndLink) {
   EXPECT_NE(Doc["verify"]["linked_against"].get<std::string>().find("torch " OPMIG_TORCH_VERSION),
             std::string::npos)
       << "undefined symbols must be resolved against torch's own libraries";
+}
+
+/// torch's headers reject a `TORCH_LIBRARY` kernel that takes `float` or
+/// `int` with a static_assert, which the stand-ins cannot show: the generated
+/// registration (adapters included) and binding header compile against the
+/// real ones.
+TEST_F(RealTorch, GenericRegistrationOfFloatAndIntParametersCompiles) {
+  MigrationCase C{"scalar_params_generic",
+                  "tests/fixtures/upstream/scalar_params",
+                  {"scale_shift", "fill_value", "add_bias"},
+                  "tests/fixtures/targets/generic_like",
+                  "generic",
+                  "scalars"};
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box, {"--format", "json"}, /*Stubs=*/false),
+                                 {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + torchDir()});
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  std::string Include = torchDir() + "/torch/include";
+  ToolResult Compiled =
+      runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem", Include, "-isystem",
+                  Include + "/torch/csrc/api/include", "-I", Box.Target + "/kernels",
+                  Box.Target + "/kernels/scalars/scalars.cpp"});
+  EXPECT_EQ(Compiled.ExitCode, 0) << Compiled.Stdout << Compiled.Stderr;
 }
 
 } // namespace

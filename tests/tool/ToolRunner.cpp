@@ -62,21 +62,9 @@ std::string readFile(const std::string &Path) {
   return Buffer.str();
 }
 
-ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env) {
+ToolResult runProgram(std::vector<std::string> Argv, const std::vector<std::string> &Env) {
   std::string Out = makeTempDir();
   std::string StdoutPath = Out + "/stdout", StderrPath = Out + "/stderr";
-  std::vector<std::string> Argv = {OPMIG_BINARY};
-  bool HasCache = false;
-  for (const std::string &Arg : Args)
-    HasCache |= Arg == "--cache-dir" || Arg == "--no-cache";
-  // Subcommand first, then the private cache, so the HOME cache is untouched.
-  for (size_t I = 0; I < Args.size(); ++I) {
-    Argv.push_back(Args[I]);
-    if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate") && !HasCache) {
-      Argv.push_back("--cache-dir");
-      Argv.push_back(cacheDir());
-    }
-  }
   pid_t Pid = fork();
   if (Pid == 0) {
     if (chdir(OPMIG_SOURCE_DIR) != 0)
@@ -104,6 +92,22 @@ ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std:
   Result.Stdout = readFile(StdoutPath);
   Result.Stderr = readFile(StderrPath);
   return Result;
+}
+
+ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env) {
+  std::vector<std::string> Argv = {OPMIG_BINARY};
+  bool HasCache = false;
+  for (const std::string &Arg : Args)
+    HasCache |= Arg == "--cache-dir" || Arg == "--no-cache";
+  // Subcommand first, then the private cache, so the HOME cache is untouched.
+  for (size_t I = 0; I < Args.size(); ++I) {
+    Argv.push_back(Args[I]);
+    if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate") && !HasCache) {
+      Argv.push_back("--cache-dir");
+      Argv.push_back(cacheDir());
+    }
+  }
+  return runProgram(std::move(Argv), Env);
 }
 
 } // namespace opmig::test

@@ -18,9 +18,12 @@ struct ToolResult {
   nlohmann::json json() const;
 };
 
-/// Runs `opmig Args...` in the repository root with OPMIG_NO_TORCH=1 (no
-/// torch probe), a cache directory private to the test process, and the
-/// `NAME=VALUE` settings of `Env`.
+/// Runs the program `Argv[0]` (an absolute path) in the repository root with
+/// OPMIG_NO_TORCH=1 (no torch probe) and the `NAME=VALUE` settings of `Env`.
+ToolResult runProgram(std::vector<std::string> Argv, const std::vector<std::string> &Env = {});
+
+/// Runs `opmig Args...` like `runProgram`, with a cache directory private to
+/// the test process.
 ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env = {});
 
 /// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.

@@ -251,19 +251,19 @@ TEST_F(OpSignatureTest, TypesTheDispatcherDoesNotPassNeedAnAdapter) {
   }
   EXPECT_EQ(Boxed, (std::vector<std::string>{"", "double", "int64_t", "int64_t", "double",
                                              "std::optional<double>", "", ""}));
-  EXPECT_EQ(Args, (std::vector<std::string>{"", "static_cast<float>(scale)",
-                                            "static_cast<int>(shift)",
-                                            "static_cast<long long>(big)",
-                                            "static_cast<float>(ref)", "maybe", "", ""}));
+  EXPECT_EQ(Args, (std::vector<std::string>{
+                      "", "static_cast<float>(scale)", "static_cast<int>(shift)",
+                      "static_cast<long long>(big)", "static_cast<float>(ref)", "maybe", "", ""}));
   EXPECT_EQ(Sig.BoxedDeclaration,
             "void f(const at::Tensor &x, double scale, int64_t shift, int64_t big, double ref, "
             "std::optional<double> maybe, int64_t n, double eps)");
 }
 
 TEST_F(OpSignatureTest, RegistrableTypesNeedNoAdapter) {
-  OpSignature Sig = derive("#include <torch/all.h>\n"
-                           "at::Tensor f(const at::Tensor &x, double eps, int64_t n) { return x; }\n",
-                           "f");
+  OpSignature Sig =
+      derive("#include <torch/all.h>\n"
+             "at::Tensor f(const at::Tensor &x, double eps, int64_t n) { return x; }\n",
+             "f");
   EXPECT_FALSE(Sig.NeedsAdapter);
   EXPECT_EQ(Sig.BoxedDeclaration, Sig.CppDeclaration);
 }
