@@ -121,39 +121,48 @@ json mergeAttnStates(const std::string &Namespace) {
                       {"cpp_type", "const at::Tensor &"},
                       {"is_tensor", true},
                       {"mutable", false}});
-  return {{"name", "merge_attn_states"},
-          {"cpp_function", Namespace + "::merge_attn_states"},
-          {"cpp_name", "merge_attn_states"},
-          {"upstream_function", "merge_attn_states"},
-          {"schema", "(Tensor v_a, Tensor lse_a, Tensor v_b, Tensor lse_b) -> (Tensor, Tensor)"},
-          {"cpp_declaration",
-           "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
-           "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
-           "at::Tensor &lse_b)"},
-          {"py_params", "v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor, lse_b: "
-                        "torch.Tensor"},
-          {"py_args", "v_a, lse_a, v_b, lse_b"},
-          {"py_return", "tuple[torch.Tensor, torch.Tensor]"},
-          {"returns_none", false},
-          {"params", Params},
-          {"tensor_params", {"v_a", "lse_a", "v_b", "lse_b"}},
-          {"first_tensor", "v_a"},
-          {"fake_derived", true},
-          {"fake_python", "(torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), "
-                          "dtype=lse_a.dtype, device=lse_a.device))"},
-          {"fake_cpp", "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
-                       "lse_a.options())};"},
-          {"fake_reason", ""},
-          {"first", true},
-          {"last", false}};
+  return {
+      {"name", "merge_attn_states"},
+      {"cpp_function", Namespace + "::merge_attn_states"},
+      {"cpp_name", "merge_attn_states"},
+      {"upstream_function", "merge_attn_states"},
+      {"schema", "(Tensor v_a, Tensor lse_a, Tensor v_b, Tensor lse_b) -> (Tensor, Tensor)"},
+      {"cpp_declaration", "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
+                          "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
+                          "at::Tensor &lse_b)"},
+      {"boxed_declaration", "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
+                            "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
+                            "at::Tensor &lse_b)"},
+      {"needs_adapter", false},
+      {"adapter_args", "v_a, lse_a, v_b, lse_b"},
+      {"registered_function", Namespace + "::merge_attn_states"},
+      {"py_params", "v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor, lse_b: "
+                    "torch.Tensor"},
+      {"py_args", "v_a, lse_a, v_b, lse_b"},
+      {"py_return", "tuple[torch.Tensor, torch.Tensor]"},
+      {"returns_none", false},
+      {"params", Params},
+      {"tensor_params", {"v_a", "lse_a", "v_b", "lse_b"}},
+      {"first_tensor", "v_a"},
+      {"fake_derived", true},
+      {"fake_python", "(torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), "
+                      "dtype=lse_a.dtype, device=lse_a.device))"},
+      {"fake_cpp", "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
+                   "lse_a.options())};"},
+      {"fake_reason", ""},
+      {"first", true},
+      {"last", false}};
 }
 
-json param(const char *Name, const char *Schema, const char *Py, const char *Cpp, bool Tensor) {
-  return {{"name", Name},    {"schema_type", Schema}, {"py_annotation", Py},
-          {"cpp_type", Cpp}, {"is_tensor", Tensor},   {"mutable", false}};
+json param(const char *Name, const char *Schema, const char *Py, const char *Cpp, bool Tensor,
+           const char *Boxed = "") {
+  return {{"name", Name},    {"schema_type", Schema},   {"py_annotation", Py},
+          {"cpp_type", Cpp}, {"boxed_cpp_type", Boxed}, {"is_tensor", Tensor},
+          {"mutable", false}};
 }
 
 /// An op whose output size depends on tensor values: no fake is derived.
+/// It declares `int` and `float`, which a TORCH_LIBRARY kernel cannot take.
 json scatterTokens(const std::string &Namespace) {
   return {
       {"name", "scatter_tokens"},
@@ -162,8 +171,14 @@ json scatterTokens(const std::string &Namespace) {
       {"upstream_function", "sample_ops::scatter_tokens"},
       {"schema", "(Tensor x, Tensor index, int num_slots, float scale, Tensor? bias) -> Tensor"},
       {"cpp_declaration", "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor "
-                          "&index, int64_t num_slots, double scale, const "
+                          "&index, int num_slots, float scale, const "
                           "std::optional<at::Tensor> &bias)"},
+      {"boxed_declaration", "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor "
+                            "&index, int64_t num_slots, double scale, const "
+                            "std::optional<at::Tensor> &bias)"},
+      {"needs_adapter", true},
+      {"adapter_args", "x, index, static_cast<int>(num_slots), static_cast<float>(scale), bias"},
+      {"registered_function", "adapters::scatter_tokens"},
       {"py_params", "x: torch.Tensor, index: torch.Tensor, num_slots: int, scale: float, bias: "
                     "torch.Tensor | None"},
       {"py_args", "x, index, num_slots, scale, bias"},
@@ -172,8 +187,8 @@ json scatterTokens(const std::string &Namespace) {
       {"params",
        {param("x", "Tensor", "torch.Tensor", "const at::Tensor &", true),
         param("index", "Tensor", "torch.Tensor", "const at::Tensor &", true),
-        param("num_slots", "int", "int", "int64_t", false),
-        param("scale", "float", "float", "double", false),
+        param("num_slots", "int", "int", "int", false, "int64_t"),
+        param("scale", "float", "float", "float", false, "double"),
         param("bias", "Tensor?", "torch.Tensor | None", "const std::optional<at::Tensor> &",
               true)}},
       {"tensor_params", {"x", "index", "bias"}},
@@ -212,6 +227,7 @@ json sampleContext(const Profile &P) {
           {"include_root", IncludeRoot},
           {"profile", P.Name},
           {"cxx_standard", 17},
+          {"any_adapter", true},
           {"upstream",
            {{"repo", "https://github.com/example/sample_ops"},
             {"commit", "0123456789abcdef0123456789abcdef01234567"},
@@ -591,6 +607,17 @@ TEST_F(BuiltinProfilesTest, GenericOutputParsesAndRegistersCudaAndMetaKernels) {
   EXPECT_TRUE(contains(Registration, "  TORCH_CHECK(false, \"fake not implemented for "
                                      "opmig_attn::scatter_tokens: the output size depends on the "
                                      "values of index\");\n"));
+  // scatter_tokens declares int and float: registered through an adapter,
+  // and its Meta kernel takes the dispatcher's types too.
+  EXPECT_TRUE(contains(Registration,
+                       "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor &index, "
+                       "int64_t num_slots, double scale, const std::optional<at::Tensor> &bias) "
+                       "{\n"
+                       "  return opmig::kernels::attn::scatter_tokens(x, index, "
+                       "static_cast<int>(num_slots), static_cast<float>(scale), bias);\n"
+                       "}\n"));
+  EXPECT_TRUE(contains(Registration,
+                       "  m.impl(\"scatter_tokens\", TORCH_FN(adapters::scatter_tokens));\n"));
   EXPECT_TRUE(contains(read("kernels/attn/attn.h"), "namespace opmig::kernels::attn {\n"));
   std::string Cmake = read("kernels/attn/CMakeLists.txt");
   EXPECT_TRUE(contains(Cmake, "add_library(opmig_attn SHARED\n"
