@@ -156,7 +156,9 @@ llvm::Error Verifier::copySliced(const std::string &File, const std::string &To)
       if (S.End > S.Begin)
         Blanks.push_back({S.Begin, S.End});
   const ClosureFile *Closure = Result.file(File);
-  if (Blanks.empty() && (!Closure || Closure->DroppedIncludes.empty())) {
+  static const std::vector<DroppedInclude> NoDrops;
+  const std::vector<DroppedInclude> &Dropped = Closure ? Closure->DroppedIncludes : NoDrops;
+  if (Blanks.empty() && Dropped.empty()) {
     if (std::error_code EC = fs::copy_file(From, To))
       return llvm::createStringError(EC, "cannot copy " + File + " to the scratch directory");
     return llvm::Error::success();
@@ -169,7 +171,7 @@ llvm::Error Verifier::copySliced(const std::string &File, const std::string &To)
   for (size_t I = 0; I < Text.size(); ++I)
     if (Text[I] == '\n')
       LineStarts.push_back(I + 1);
-  for (const DroppedInclude &Include : Closure->DroppedIncludes)
+  for (const DroppedInclude &Include : Dropped)
     if (Include.Line >= 1 && Include.Line <= LineStarts.size())
       Blanks.push_back({LineStarts[Include.Line - 1],
                         Include.Line < LineStarts.size() ? LineStarts[Include.Line] : Text.size()});

@@ -143,16 +143,17 @@ private:
   /// file (or an external header) is reached.
   std::vector<std::string> includesUsedBy(const std::string &TU, const IncludeMap &Includes,
                                           const std::set<std::string> &Used) {
-    std::vector<std::string> Wanted, Rest;
+    std::vector<std::string> Wanted, Declaring, Rest;
     std::set<std::string> Covered, Externals = ExternalsOf[TU];
     auto Want = [&](const std::string &Included) {
       Wanted.push_back(Included);
-      Covered.insert(reach(Included).begin(), reach(Included).end());
+      const std::set<std::string> &Reached = reach(Included);
+      Covered.insert(Reached.begin(), Reached.end());
       addExternalsReached(Included, Externals);
     };
     for (const auto &[Included, Directives] : Includes)
-      (Used.count(Included) ? Wanted : Rest).push_back(Included);
-    for (const std::string &Included : std::vector<std::string>(std::move(Wanted)))
+      (Used.count(Included) ? Declaring : Rest).push_back(Included);
+    for (const std::string &Included : Declaring)
       Want(Included);
     for (const std::string &Included : Rest) {
       std::set<std::string> Brought;
