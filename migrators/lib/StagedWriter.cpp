@@ -56,6 +56,22 @@ llvm::Error writeFile(const std::string &Path, llvm::StringRef Content) {
   return llvm::Error::success();
 }
 
+/// Writes the new content of `Change` under `NewDir`. An edited file keeps
+/// its mode: a `setup.py` that was executable stays so.
+llvm::Error stageFile(const std::string &TargetRoot, const std::string &NewDir,
+                      const FileChange &Change) {
+  std::string Staged = join(NewDir, Change.Path);
+  if (llvm::Error E = writeFile(Staged, Change.Content))
+    return E;
+  llvm::ErrorOr<fs::perms> Mode = fs::getPermissions(join(TargetRoot, Change.Path));
+  if (!Mode)
+    return llvm::Error::success(); // A new file: the default mode.
+  if (std::error_code EC = fs::setPermissions(Staged, *Mode))
+    return llvm::createStringError(EC, "cannot set the mode of %s: %s", Staged.c_str(),
+                                   EC.message().c_str());
+  return llvm::Error::success();
+}
+
 llvm::Error moveFile(const std::string &From, const std::string &To) {
   if (std::error_code EC = fs::create_directories(path::parent_path(To)))
     return llvm::createStringError(EC, "cannot create the folder of %s: %s", To.c_str(),
@@ -388,7 +404,7 @@ llvm::Error commitChanges(const std::string &TargetRoot, const std::vector<FileC
 
   for (const FileChange &Change : Changes)
     if (!Change.Remove)
-      if (llvm::Error E = writeFile(join(P.New, Change.Path), Change.Content))
+      if (llvm::Error E = stageFile(TargetRoot, P.New, Change))
         return E;
   std::string PendingJournal = P.Journal + ".tmp";
   if (llvm::Error E = writeFile(PendingJournal, dumpJson(journalOf(P, Changes), 1)))

@@ -56,6 +56,14 @@ TEST_F(MigrateSafetyTest, MigratedFilesStartWithTheirProvenance) {
       << "the upstream registration is regenerated, not copied";
 }
 
+TEST_F(MigrateSafetyTest, EditedTargetFilesKeepTheirMode) {
+  fs::permissions(target("setup.py"), fs::perms(0755));
+  std::string Before = readFile(target("setup.py"));
+  ASSERT_EQ(migrate().ExitCode, 0);
+  ASSERT_NE(readFile(target("setup.py")), Before) << "the migration edits setup.py";
+  EXPECT_EQ(fs::status(target("setup.py")).permissions(), fs::perms(0755));
+}
+
 TEST_F(MigrateSafetyTest, HandEditedFileIsNamedAndKeptUnlessForced) {
   ASSERT_EQ(migrate().ExitCode, 0);
   std::string Edited = target("csrc/kernels/attn/common/checks.h");

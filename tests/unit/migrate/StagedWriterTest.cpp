@@ -72,6 +72,18 @@ TEST_F(StagedWriterTest, CreatesUpdatesAndRemovesThenCleansUp) {
   EXPECT_FALSE(fs::exists(at(StagingDirName)));
 }
 
+TEST_F(StagedWriterTest, EditedFilesKeepTheirMode) {
+  write("setup.py", "#!/usr/bin/env python3\n");
+  ASSERT_FALSE(bool(fs::setPermissions(at("setup.py"), fs::perms(0755))));
+  write("plain.txt", "old");
+  ASSERT_FALSE(bool(fs::setPermissions(at("plain.txt"), fs::perms(0640))));
+  ASSERT_FALSE(bool(commitChanges(Root, {{"setup.py", "#!/usr/bin/env python3\n# edited\n", false},
+                                         {"plain.txt", "new", false}})));
+  EXPECT_EQ(read("setup.py"), "#!/usr/bin/env python3\n# edited\n");
+  EXPECT_EQ(fs::getPermissions(at("setup.py")).get(), fs::perms(0755));
+  EXPECT_EQ(fs::getPermissions(at("plain.txt")).get(), fs::perms(0640));
+}
+
 TEST_F(StagedWriterTest, RejectsPathsThatLeaveTheTarget) {
   for (const char *Bad : {"../escape.txt", "a/../../b", "/etc/passwd", "./x", ""}) {
     llvm::Error E = commitChanges(Root, {{"ok.txt", "1", false}, {Bad, "2", false}});
