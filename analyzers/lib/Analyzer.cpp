@@ -412,9 +412,12 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
 void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
                               const std::set<std::string> &RegistrationOnly) const {
   std::set<std::string> ProvidedInClosure; ///< Specializations a closure file provides.
+  std::map<std::string, std::set<std::string>> ProvidersOutside; ///< The others, by file.
   for (const InstantiationFact &Inst : Program.Instantiations)
     if (Closure.Files.count(Inst.File))
       ProvidedInClosure.insert(Inst.Specialization);
+    else
+      ProvidersOutside[Inst.Specialization].insert(Tree.relative(Inst.File));
   for (const auto &[Usr, Sym] : Program.Symbols) {
     if (!Sym.IsDefinition || !isLinkable(Sym.Kind) || Closure.Symbols.count(Usr) ||
         !Closure.Files.count(Sym.File) || RegistrationOnly.count(Sym.File) ||
@@ -440,9 +443,8 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
     for (const auto &[Specialization, Template] : Sym.Specializations)
       if (!ProvidedInClosure.count(Specialization)) {
         Missing.insert(Program.Symbols.at(Template).Name);
-        for (const InstantiationFact &Inst : Program.Instantiations)
-          if (Inst.Specialization == Specialization)
-            WouldNeed.insert(Tree.relative(Inst.File));
+        if (auto It = ProvidersOutside.find(Specialization); It != ProvidersOutside.end())
+          WouldNeed.insert(It->second.begin(), It->second.end());
       }
     Sibling.MissingDependencies.assign(Missing.begin(), Missing.end());
     Sibling.WouldNeed.assign(WouldNeed.begin(), WouldNeed.end());
