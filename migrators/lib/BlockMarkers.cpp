@@ -131,17 +131,24 @@ std::vector<BlockRange> findAllMarkedBlocks(const FileLines &File, const Comment
   return Blocks;
 }
 
+std::vector<std::string> indentedLines(llvm::StringRef Indent, llvm::StringRef Content) {
+  std::vector<std::string> Lines;
+  if (Content.empty())
+    return Lines;
+  llvm::SmallVector<llvm::StringRef> ContentLines;
+  // One final newline ends the last line; any before it are blank lines.
+  Content.drop_back(Content.ends_with("\n") ? 1 : 0).split(ContentLines, '\n');
+  for (llvm::StringRef Line : ContentLines)
+    Lines.push_back(Line.empty() ? "" : Indent.str() + Line.str());
+  return Lines;
+}
+
 std::vector<std::string> markedBlockLines(const CommentSyntax &Syntax, llvm::StringRef Key,
                                           llvm::StringRef Indent, llvm::StringRef Content) {
   std::vector<std::string> Lines;
   Lines.push_back(Indent.str() + commentLine(Syntax, (BeginTag + Key + " " + Notice).str()));
-  if (!Content.empty()) {
-    llvm::SmallVector<llvm::StringRef> ContentLines;
-    // One final newline ends the last line; any before it are blank lines.
-    Content.drop_back(Content.ends_with("\n") ? 1 : 0).split(ContentLines, '\n');
-    for (llvm::StringRef Line : ContentLines)
-      Lines.push_back(Line.empty() ? "" : Indent.str() + Line.str());
-  }
+  for (std::string &Line : indentedLines(Indent, Content))
+    Lines.push_back(std::move(Line));
   Lines.push_back(Indent.str() + commentLine(Syntax, (EndTag + Key).str()));
   return Lines;
 }

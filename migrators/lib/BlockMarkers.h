@@ -56,6 +56,9 @@ struct FileLines {
 /// Leading blanks of `Line`.
 llvm::StringRef indentationOf(llvm::StringRef Line);
 
+/// `Content` as lines (without terminators), each non-blank one indented.
+std::vector<std::string> indentedLines(llvm::StringRef Indent, llvm::StringRef Content);
+
 /// The lines of one marked block, its markers included.
 struct BlockRange {
   size_t Begin = 0; ///< Line of the begin marker.

@@ -126,15 +126,13 @@ llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec) {
   return NamespaceRename{From.str(), To.str()};
 }
 
-llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analysis,
-                                            const Profile &P, const PlanOptions &Options) {
-  if (llvm::Error E = checkDomainName(Options.Domain))
+llvm::Expected<MigrationPlan> planDomain(const Profile &P, const std::string &Domain) {
+  if (llvm::Error E = checkDomainName(Domain))
     return E;
   MigrationPlan Plan;
-  Plan.Domain = Options.Domain;
-  nlohmann::json Context = {{"domain", Options.Domain},
-                            {"domain_upper", llvm::StringRef(Options.Domain).upper()},
-                            {"profile", P.Name}};
+  Plan.Domain = Domain;
+  nlohmann::json Context = {
+      {"domain", Domain}, {"domain_upper", llvm::StringRef(Domain).upper()}, {"profile", P.Name}};
   struct Field {
     const std::string &Template;
     std::string &Out;
@@ -151,6 +149,15 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
     F.Out = std::move(*Value);
   }
   Plan.Includes = P.Includes;
+  return Plan;
+}
+
+llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analysis,
+                                            const Profile &P, const PlanOptions &Options) {
+  llvm::Expected<MigrationPlan> Named = planDomain(P, Options.Domain);
+  if (!Named)
+    return Named.takeError();
+  MigrationPlan Plan = std::move(*Named);
 
   std::vector<std::string> Ported;
   for (const analyze::ClosureFile &F : Analysis.Files)

@@ -169,11 +169,11 @@ llvm::Error Pipeline::checkTarget() {
       return Recovered.takeError();
     R.RecoveredInterrupted = *Recovered;
   }
-  for (const std::string &Required : P.RequiredTargetFiles)
-    if (!fs::exists(joinPath(TargetRoot, Required)))
-      return inputError("--target ", Options.TargetRoot, " does not follow the ", P.Name,
-                        " convention: ", Required, " is missing; pick the right --profile");
-  return llvm::Error::success();
+  // Every gap at once, and before the analysis: a user fixes them in one go.
+  llvm::Expected<MigrationPlan> Named = planDomain(P, Options.Domain);
+  if (!Named)
+    return Named.takeError();
+  return checkTargetConvention(P, baseContext(*Named, P), TargetRoot, Options.Bootstrap);
 }
 
 /// A target inside the source would make the migration copy into the tree
@@ -361,7 +361,8 @@ llvm::Error Pipeline::render(const UpstreamInfo &Upstream,
                              const std::vector<std::string> &Generated) {
   json Context = glueContext(R.Plan, P, R.Ops, Upstream, Generated, Options.ToolVersion);
   Context["cxx_standard"] = closureCxxStandard(R.Analysis.TUFlags);
-  llvm::Expected<std::vector<GeneratedOutput>> Outputs = renderProfile(P, Context, TargetRoot);
+  llvm::Expected<std::vector<GeneratedOutput>> Outputs =
+      renderProfile(P, Context, TargetRoot, Options.Bootstrap);
   if (!Outputs)
     return Outputs.takeError();
   for (GeneratedOutput &Output : *Outputs) {
@@ -445,7 +446,10 @@ llvm::Error Pipeline::addEditedChange(const GeneratedOutput &Output) {
       Change.Conflict =
           "block " + R.Plan.Domain + ":" + Block.Id + " edited since the last migration";
   }
-  R.NewManifest.Generated.push_back(std::move(Record));
+  // A file that --bootstrap created and no block lives in is the target's
+  // alone: recorded, it would read as owned, and be removed by a later run.
+  if (!Output.Blocks.empty())
+    R.NewManifest.Generated.push_back(std::move(Record));
   R.Changes.push_back(std::move(Change));
   return llvm::Error::success();
 }

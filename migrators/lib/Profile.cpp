@@ -63,9 +63,12 @@ bool isKebabCase(llvm::StringRef Text) {
   });
 }
 
-bool isPythonIdentifier(llvm::StringRef Name) {
-  return !Name.empty() && !llvm::isDigit(Name.front()) &&
-         llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; });
+/// A name a python anchor matches: an identifier, or a shell-style pattern
+/// of one (`_get_*_extension`).
+bool isPythonNamePattern(llvm::StringRef Name) {
+  return !Name.empty() && !llvm::isDigit(Name.front()) && llvm::all_of(Name, [](char C) {
+    return llvm::isAlnum(C) || llvm::is_contained("_*?", C);
+  });
 }
 
 /// Why `Anchor` is not valid for an edit of `Path` (a path template), or "".
@@ -81,14 +84,24 @@ std::string anchorProblem(llvm::StringRef Anchor, llvm::StringRef Path) {
   if (!Anchor.consume_front("python:"))
     return "unknown anchor kind";
   auto [Kind, Name] = Anchor.split(':');
-  bool Named = llvm::is_contained(
-      {"list", "function-list", "function-end", "before-def", "before-call"}, Kind);
-  if (Kind == "after-imports" ? Anchor.contains(':') : !Named)
+  bool Named = llvm::is_contained({"list", "function-list", "function-end", "before-def",
+                                   "before-call", "call-end", "collection"},
+                                  Kind);
+  bool Text = Kind == "list-with";
+  if (Kind == "after-imports" ? Anchor.contains(':') : !Named && !Text)
     return "unknown python anchor";
-  if (Named && !isPythonIdentifier(Name))
-    return "'python:" + Kind.str() + ":' needs a Python identifier";
+  if (Named && !isPythonNamePattern(Name))
+    return "'python:" + Kind.str() + ":' needs a Python name or a pattern of one";
+  if (Text && Name.empty())
+    return "'python:list-with:' needs a text pattern";
   return Extension == ".py" ? "" : "python anchors need a .py file";
 }
+
+constexpr llvm::StringLiteral KnownAnchors =
+    " (anchors: end, python:after-imports, python:list:NAME, python:function-list:FUNC, "
+    "python:function-end:FUNC, python:before-def:NAME, python:before-call:NAME, "
+    "python:call-end:NAME, python:collection:NAME, python:list-with:TEXT, "
+    "markdown:table:HEADING)";
 
 /// Reads one profile.json that has parsed as JSON.
 class ProfileReader {
@@ -269,17 +282,35 @@ private:
     return getTemplate(Includes, W, "root", P.IncludeRoot);
   }
 
+  /// Each entry is a path, or `{"path": ..., "bootstrap": TEMPLATE}`.
   llvm::Error readRequiredFiles(const json &Root, const Where &Top, Profile &P) const {
-    llvm::Expected<const json *> Paths = getArray(Root, Top, "required_target_files");
-    if (!Paths || !*Paths)
-      return Paths.takeError();
-    Where W = Top.member("required_target_files");
-    for (size_t I = 0; I < (*Paths)->size(); ++I) {
-      const json &Path = (**Paths)[I];
-      if (!Path.is_string() || !isContainedRelativePath(Path.get<std::string>()))
-        return problem(W.element(I), llvm::Twine("'") + W.element(I).Display +
-                                         "' must be a relative path inside the target");
-      P.RequiredTargetFiles.push_back(Path.get<std::string>());
+    llvm::Expected<const json *> Entries = getArray(Root, Top, "required_target_files");
+    if (!Entries || !*Entries)
+      return Entries.takeError();
+    for (size_t I = 0; I < (*Entries)->size(); ++I) {
+      const json &Entry = (**Entries)[I];
+      Where W = Top.member("required_target_files").element(I);
+      RequiredFile Required;
+      llvm::Error E = llvm::Error::success();
+      if (Entry.is_string()) {
+        Required.Path = Entry.get<std::string>();
+      } else {
+        E = checkObject(Entry, W);
+        if (!E)
+          E = checkKeys(Entry, W, {"path", "bootstrap"}, {"path"});
+        if (!E)
+          E = getString(Entry, W, "path", Required.Path);
+        if (!E)
+          E = getString(Entry, W, "bootstrap", Required.Bootstrap);
+        if (!E && !Required.Bootstrap.empty())
+          E = checkTemplateFile(Required.Bootstrap, W.member("bootstrap"));
+      }
+      if (E)
+        return E;
+      if (!isContainedRelativePath(Required.Path))
+        return problem(W, llvm::Twine("'") + W.Display +
+                              "' must be a relative path inside the target");
+      P.RequiredTargetFiles.push_back(std::move(Required));
     }
     return llvm::Error::success();
   }
@@ -333,29 +364,64 @@ private:
     return llvm::Error::success();
   }
 
+  /// `anchor` is one anchor or a list of them, each valid for `Path`.
+  llvm::Error getAnchors(const json &Object, const Where &W, llvm::StringRef Path,
+                         std::vector<std::string> &Out) const {
+    Where Member = W.member("anchor");
+    const json &Value = Object["anchor"];
+    if (Value.is_string())
+      Out = {Value.get<std::string>()};
+    else if (Value.is_array() && !Value.empty() &&
+             llvm::all_of(Value, [](const json &A) { return A.is_string(); }))
+      Out = Value.get<std::vector<std::string>>();
+    else
+      return problem(Member, llvm::Twine("'") + Member.Display +
+                                 "' must be a string or a non-empty list of strings");
+    for (const std::string &Anchor : Out)
+      if (std::string Why = anchorProblem(Anchor, Path); !Why.empty())
+        return problem(Member, llvm::Twine("'") + Member.Display + "': '" + Anchor + "': " + Why +
+                                   KnownAnchors);
+    return llvm::Error::success();
+  }
+
   llvm::Error checkEdit(const TargetEditSpec &Spec, const Where &W) const {
     if (!isKebabCase(Spec.Id))
       return problem(W.member("id"), llvm::Twine("'") + W.member("id").Display + "': '" + Spec.Id +
                                          "' must be kebab-case (a-z, 0-9, '-')");
-    std::string Why = anchorProblem(Spec.Anchor, Spec.Path);
-    if (!Why.empty())
-      return problem(W.member("anchor"),
-                     llvm::Twine("'") + W.member("anchor").Display + "': '" + Spec.Anchor +
-                         "': " + Why +
-                         " (anchors: end, python:after-imports, python:list:NAME, "
-                         "python:function-list:FUNC, python:function-end:FUNC, "
-                         "python:before-def:NAME, python:before-call:NAME, "
-                         "markdown:table:HEADING)");
     if (!commentSyntaxFor(Spec.Path))
       return problem(W.member("path"), llvm::Twine("'") + W.member("path").Display +
                                            "': no comment syntax " + "is known for '" + Spec.Path +
                                            "', so its block cannot be marked");
-    if (Spec.CreateIfMissing && !llvm::is_contained(StandaloneAnchors, Spec.Anchor))
+    if (Spec.CreateIfMissing && !llvm::is_contained(StandaloneAnchors, Spec.Anchors.front()))
       return problem(W.member("create_if_missing"),
                      llvm::Twine("'") + W.member("create_if_missing").Display +
-                         "': a block at anchor '" + Spec.Anchor +
+                         "': a block at anchor '" + Spec.Anchors.front() +
                          "' cannot stand alone as a new file's content");
     return checkTemplateFile(Spec.Template, W.member("template"));
+  }
+
+  llvm::Error readBootstrap(const json &Entry, const Where &W, TargetEditSpec &Spec) const {
+    llvm::Expected<const json *> Steps = getArray(Entry, W, "bootstrap");
+    if (!Steps || !*Steps)
+      return Steps.takeError();
+    for (size_t I = 0; I < (*Steps)->size(); ++I) {
+      const json &Step = (**Steps)[I];
+      Where S = W.member("bootstrap").element(I);
+      BootstrapStep Read;
+      llvm::Error E = checkObject(Step, S);
+      if (!E)
+        E = checkKeys(Step, S, {"anchor", "template"}, {"anchor", "template"});
+      if (!E)
+        E = getAnchors(Step, S, Spec.Path, Read.Anchors);
+      if (!E)
+        E = getString(Step, S, "template", Read.Template);
+      if (!E)
+        E = checkTemplateFile(Read.Template, S.member("template"));
+      if (E)
+        return E;
+      Spec.Bootstrap.push_back(std::move(Read));
+    }
+    return llvm::Error::success();
   }
 
   llvm::Error readEdits(const json &Root, const Where &Top, Profile &P) const {
@@ -369,7 +435,8 @@ private:
       TargetEditSpec Spec;
       llvm::Error E = checkObject(Entry, W);
       if (!E)
-        E = checkKeys(Entry, W, {"id", "path", "template", "anchor", "create_if_missing"},
+        E = checkKeys(Entry, W,
+                      {"id", "path", "template", "anchor", "create_if_missing", "bootstrap"},
                       {"id", "path", "template", "anchor"});
       if (!E)
         E = getString(Entry, W, "id", Spec.Id);
@@ -378,11 +445,13 @@ private:
       if (!E)
         E = getString(Entry, W, "template", Spec.Template);
       if (!E)
-        E = getString(Entry, W, "anchor", Spec.Anchor);
+        E = getAnchors(Entry, W, Spec.Path, Spec.Anchors);
       if (!E)
         E = getBool(Entry, W, "create_if_missing", Spec.CreateIfMissing);
       if (!E)
         E = checkEdit(Spec, W);
+      if (!E)
+        E = readBootstrap(Entry, W, Spec);
       if (E)
         return E;
       unsigned Line = Locations.lineOf(W.member("id").Pointer);

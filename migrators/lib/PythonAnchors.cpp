@@ -6,6 +6,7 @@
 #include "opmig/analyze/Errors.h"
 #include "opmig/migrate/PythonHelper.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Program.h"
 
@@ -27,16 +28,16 @@ std::optional<PythonPosition> positionAt(const nlohmann::json &Answer, const cha
   return PythonPosition{Answer[Key][0].get<size_t>(), Answer[Key][1].get<size_t>()};
 }
 
-/// Reads the helper's answer; nlohmann throws on a malformed one, which is
+llvm::Error unexpectedAnswer(llvm::StringRef Path, const char *What) {
+  return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                 "unexpected answer of the Python anchor helper on '%s': %s",
+                                 Path.str().c_str(), What);
+}
+
+/// Reads a placement; nlohmann throws on a malformed answer, which is
 /// converted here.
-llvm::Expected<PythonAnchorResult> parseAnswer(llvm::StringRef Text, llvm::StringRef Path,
-                                               std::string &Executable) {
+llvm::Expected<PythonAnchorResult> placementOf(const nlohmann::json &Answer, llvm::StringRef Path) {
   try {
-    nlohmann::json Answer = nlohmann::json::parse(Text.str());
-    Executable = Answer.value("executable", "");
-    if (Answer.contains("error"))
-      return inputError(Path.str(),
-                        ": cannot parse as Python: ", Answer["error"].get<std::string>());
     PythonAnchorResult Result;
     if (!Answer.at("found").get<bool>()) {
       Result.WhyNotFound = Answer.at("why").get<std::string>();
@@ -51,16 +52,14 @@ llvm::Expected<PythonAnchorResult> parseAnswer(llvm::StringRef Text, llvm::Strin
     Result.Placement = std::move(Placement);
     return Result;
   } catch (const nlohmann::json::exception &E) {
-    return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                   "unexpected answer of the Python anchor helper on '%s': %s",
-                                   Path.str().c_str(), E.what());
+    return unexpectedAnswer(Path, E.what());
   }
 }
 
 } // namespace
 
-llvm::Expected<PythonAnchorResult>
-PythonAnchorLocator::locate(llvm::StringRef Source, llvm::StringRef Anchor, llvm::StringRef Path) {
+llvm::Expected<nlohmann::json>
+PythonAnchorLocator::ask(llvm::StringRef Source, llvm::StringRef Query, llvm::StringRef Path) {
   if (Interpreter.empty()) {
     llvm::ErrorOr<std::string> OnPath = llvm::sys::findProgramByName("python3");
     if (!OnPath)
@@ -69,15 +68,38 @@ PythonAnchorLocator::locate(llvm::StringRef Source, llvm::StringRef Anchor, llvm
     Interpreter = *OnPath;
   }
   llvm::Expected<std::string> Output =
-      runPythonHelper(Interpreter, AnchorsScript, {Anchor}, Source, HelperTimeoutSeconds,
+      runPythonHelper(Interpreter, AnchorsScript, {Query}, Source, HelperTimeoutSeconds,
                       "the Python anchor helper on '" + Path.str() + "'");
   if (!Output)
     return Output.takeError();
-  std::string Executable;
-  llvm::Expected<PythonAnchorResult> Result = parseAnswer(*Output, Path, Executable);
+  nlohmann::json Answer = nlohmann::json::parse(*Output, nullptr, /*allow_exceptions=*/false);
+  if (!Answer.is_object())
+    return unexpectedAnswer(Path, "not a JSON object");
+  std::string Executable = Answer.value("executable", "");
   if (!Executable.empty() && llvm::sys::fs::can_execute(Executable))
     Interpreter = Executable;
-  return Result;
+  if (Answer.contains("error") && Answer["error"].is_string())
+    return inputError(Path.str(), ": cannot parse as Python: ", Answer["error"].get<std::string>());
+  return Answer;
+}
+
+llvm::Expected<PythonAnchorResult>
+PythonAnchorLocator::locate(llvm::StringRef Source, llvm::StringRef Anchor, llvm::StringRef Path) {
+  llvm::Expected<nlohmann::json> Answer = ask(Source, Anchor, Path);
+  if (!Answer)
+    return Answer.takeError();
+  return placementOf(*Answer, Path);
+}
+
+llvm::Expected<std::vector<std::string>> PythonAnchorLocator::publicNames(llvm::StringRef Source,
+                                                                          llvm::StringRef Path) {
+  llvm::Expected<nlohmann::json> Answer = ask(Source, "public-names", Path);
+  if (!Answer)
+    return Answer.takeError();
+  const nlohmann::json &Names = (*Answer)["names"];
+  if (!Names.is_array() || !llvm::all_of(Names, [](const auto &N) { return N.is_string(); }))
+    return unexpectedAnswer(Path, "no list of names");
+  return Names.get<std::vector<std::string>>();
 }
 
 } // namespace opmig::migrate

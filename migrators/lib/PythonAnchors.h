@@ -10,12 +10,15 @@
 #ifndef OPMIG_MIGRATE_LIB_PYTHONANCHORS_H
 #define OPMIG_MIGRATE_LIB_PYTHONANCHORS_H
 
+#include "nlohmann/json.hpp"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace opmig::migrate {
 
@@ -50,7 +53,16 @@ public:
   llvm::Expected<PythonAnchorResult> locate(llvm::StringRef Source, llvm::StringRef Anchor,
                                             llvm::StringRef Path);
 
+  /// The module's public names (bound at module level, no leading `_`), in
+  /// the order they are bound.
+  llvm::Expected<std::vector<std::string>> publicNames(llvm::StringRef Source,
+                                                       llvm::StringRef Path);
+
 private:
+  /// Runs the helper with `Query`; the parsed answer.
+  llvm::Expected<nlohmann::json> ask(llvm::StringRef Source, llvm::StringRef Query,
+                                     llvm::StringRef Path);
+
   /// The interpreter's own path, learnt from the first answer: `python3` on
   /// PATH is often a launcher shim (pyenv's) that costs more than the parse.
   std::string Interpreter;

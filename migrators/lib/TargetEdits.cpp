@@ -17,6 +17,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -54,9 +55,11 @@ struct EditedFile {
   std::vector<std::string> Ids;
 };
 
-llvm::Error anchorNotFound(const EditJob &Job, llvm::StringRef Why) {
-  return inputError(Job.Path, ": anchor '", Job.Spec->Anchor, "' not found: ", Why.str(),
-                    " (edit '", Job.Spec->Id, "' of profile '", Job.ProfileName, "')");
+llvm::Error anchorNotFound(const EditJob &Job, llvm::ArrayRef<std::string> Anchors,
+                           llvm::StringRef Why) {
+  return inputError(Job.Path, ": anchor '", llvm::join(Anchors, "' or '"),
+                    "' not found: ", Why.str(), " (edit '", Job.Spec->Id, "' of profile '",
+                    Job.ProfileName, "')");
 }
 
 std::string templatePath(const Profile &P, llvm::StringRef Relative) {
@@ -138,8 +141,9 @@ llvm::Expected<Placement> locateMarkdownTable(const FileLines &File, llvm::Strin
       ++I;
     return Placement{I + 1, indentationOf(File.text(I)).str()};
   }
-  return anchorNotFound(Job, SectionLevel ? "no table under the heading '" + Heading.str() + "'"
-                                          : "no heading '" + Heading.str() + "'");
+  return anchorNotFound(Job, Job.Spec->Anchors,
+                        SectionLevel ? "no table under the heading '" + Heading.str() + "'"
+                                     : "no heading '" + Heading.str() + "'");
 }
 
 /// Breaks line `At` (1-based) at its byte column, the rest going to a new
@@ -151,14 +155,19 @@ void splitLine(FileLines &File, PythonPosition At, llvm::StringRef Indent) {
   File.Lines.insert(File.Lines.begin() + At.first, Rest);
 }
 
-llvm::Expected<Placement> locatePython(FileLines &File, llvm::StringRef Anchor, const EditJob &Job,
-                                       PythonAnchorLocator &Python) {
+/// Where one anchor is, nullopt with `Why` set when it is not in the file.
+llvm::Expected<std::optional<Placement>> locatePython(FileLines &File, llvm::StringRef Anchor,
+                                                      const EditJob &Job,
+                                                      PythonAnchorLocator &Python,
+                                                      std::string &Why) {
   Anchor.consume_front("python:");
   llvm::Expected<PythonAnchorResult> Result = Python.locate(File.join(), Anchor, Job.Path);
   if (!Result)
     return Result.takeError();
-  if (!Result->Placement)
-    return anchorNotFound(Job, Result->WhyNotFound);
+  if (!Result->Placement) {
+    Why = Result->WhyNotFound;
+    return std::nullopt;
+  }
   const PythonPlacement &Found = *Result->Placement;
   // The split comes first: the comma is never after it on the same line.
   if (Found.Split)
@@ -168,15 +177,28 @@ llvm::Expected<Placement> locatePython(FileLines &File, llvm::StringRef Anchor, 
   return Placement{Found.Line - 1, Found.Indent};
 }
 
-llvm::Expected<Placement> locateAnchor(FileLines &File, const EditJob &Job,
-                                       PythonAnchorLocator &Python) {
-  llvm::StringRef Anchor = Job.Spec->Anchor;
-  if (Anchor == "end")
-    return Placement{File.Lines.size(), ""};
-  if (Anchor.starts_with("python:"))
-    return locatePython(File, Anchor, Job, Python);
-  return llvm::createStringError(llvm::inconvertibleErrorCode(), "unsupported anchor '%s'",
-                                 Anchor.str().c_str());
+/// The first of `Anchors` found in the file, or an error that says why
+/// none of them is there.
+llvm::Expected<std::optional<Placement>> findAnchor(FileLines &File,
+                                                    llvm::ArrayRef<std::string> Anchors,
+                                                    const EditJob &Job, PythonAnchorLocator &Python,
+                                                    std::string &Why) {
+  std::vector<std::string> Reasons;
+  for (llvm::StringRef Anchor : Anchors) {
+    if (Anchor == "end")
+      return Placement{File.Lines.size(), ""};
+    if (!Anchor.starts_with("python:"))
+      return llvm::createStringError(llvm::inconvertibleErrorCode(), "unsupported anchor '%s'",
+                                     Anchor.str().c_str());
+    std::string Reason;
+    llvm::Expected<std::optional<Placement>> Found =
+        locatePython(File, Anchor, Job, Python, Reason);
+    if (!Found || *Found)
+      return Found;
+    Reasons.push_back(std::move(Reason));
+  }
+  Why = llvm::join(Reasons, "; ");
+  return std::nullopt;
 }
 
 /// `Line`, or the line after the block it falls into: an anchor found inside
@@ -205,7 +227,8 @@ llvm::Error applyTableEdit(FileLines &File, const EditJob &Job) {
     for (size_t Row : llvm::reverse(Existing))
       File.erase(Row, Row + 1);
   } else {
-    llvm::StringRef Heading = llvm::StringRef(Job.Spec->Anchor).drop_front(TableAnchor.size());
+    llvm::StringRef Heading =
+        llvm::StringRef(Job.Spec->Anchors.front()).drop_front(TableAnchor.size());
     llvm::Expected<Placement> Found = locateMarkdownTable(File, Heading, Job);
     if (!Found)
       return Found.takeError();
@@ -216,38 +239,6 @@ llvm::Error applyTableEdit(FileLines &File, const EditJob &Job) {
   if (!Rows)
     return Rows.takeError();
   File.insert(At.Line, *Rows);
-  return llvm::Error::success();
-}
-
-llvm::Error applyEdit(EditedFile &Target, const EditJob &Job, PythonAnchorLocator &Python) {
-  if (llvm::StringRef(Job.Spec->Anchor).starts_with(TableAnchor))
-    return applyTableEdit(Target.Lines, Job);
-  std::optional<CommentSyntax> Syntax = commentSyntaxFor(Job.Path);
-  if (!Syntax)
-    return inputError(Job.Path, ": no comment syntax is known for this file type, so edit '",
-                      Job.Spec->Id, "' cannot mark its block");
-  FileLines &File = Target.Lines;
-  llvm::Expected<std::optional<BlockRange>> Block =
-      findMarkedBlock(File, *Syntax, Job.Key, Job.Path);
-  if (!Block)
-    return Block.takeError();
-  if (*Block) {
-    auto [Begin, End, Indent] = **Block;
-    File.erase(Begin, End + 1);
-    File.insert(Begin, markedBlockLines(*Syntax, Job.Key, Indent, Job.Content));
-    return llvm::Error::success();
-  }
-  Placement At;
-  if (Target.MayCreate && File.Lines.empty()) {
-    At = {0, ""};
-  } else {
-    llvm::Expected<Placement> Found = locateAnchor(File, Job, Python);
-    if (!Found)
-      return Found.takeError();
-    At = *Found;
-  }
-  File.insert(outsideBlocks(File, *Syntax, At.Line),
-              markedBlockLines(*Syntax, Job.Key, At.Indent, Job.Content));
   return llvm::Error::success();
 }
 
@@ -286,37 +277,100 @@ llvm::Expected<EditedFile> readTargetFile(const std::string &TargetRoot,
 // Rendering
 //===----------------------------------------------------------------------===//
 
+/// What the renderer does with what the target lacks.
+struct RenderMode {
+  bool Bootstrap = false; ///< Create it from the profile's bootstrap templates.
+  bool CheckOnly = false; ///< Render nothing; collect every gap instead of failing.
+};
+
 class ProfileRenderer {
 public:
-  ProfileRenderer(const Profile &P, const json &Context, const std::string &TargetRoot)
-      : P(P), Context(Context), TargetRoot(TargetRoot) {}
+  ProfileRenderer(const Profile &P, const json &Context, const std::string &TargetRoot,
+                  RenderMode Mode)
+      : P(P), Context(Context), TargetRoot(TargetRoot), Mode(Mode) {}
 
   llvm::Expected<std::vector<GeneratedOutput>> run() {
     if (!Context.contains("domain") || !Context["domain"].is_string())
       return llvm::createStringError(llvm::inconvertibleErrorCode(),
                                      "the template context has no 'domain' string");
     Domain = Context["domain"].get<std::string>();
-    for (size_t I = 0; I < P.Files.size(); ++I)
+    for (const RequiredFile &Required : P.RequiredTargetFiles)
+      if (llvm::Error E = gap(requireFile(Required)))
+        return E;
+    for (size_t I = 0; !Mode.CheckOnly && I < P.Files.size(); ++I)
       if (llvm::Error E = renderFile(P.Files[I], "files[" + std::to_string(I) + "]"))
         return E;
     for (size_t I = 0; I < P.Edits.size(); ++I)
-      if (llvm::Error E = renderEdit(P.Edits[I], "edits[" + std::to_string(I) + "]"))
+      if (llvm::Error E = gap(renderEdit(P.Edits[I], "edits[" + std::to_string(I) + "]")))
         return E;
     for (const std::string &Path : EditOrder)
       Outputs.push_back(finishEditedFile(Path, Edited[Path]));
     return std::move(Outputs);
   }
 
+  /// What CheckOnly found missing, one line each.
+  const std::vector<std::string> &gaps() const { return Gaps; }
+
 private:
   const Profile &P;
   const json &Context;
   const std::string &TargetRoot;
+  RenderMode Mode;
   std::string Domain;
   std::vector<GeneratedOutput> Outputs;
   std::set<std::string> OwnedPaths;
   std::map<std::string, EditedFile> Edited;
   std::vector<std::string> EditOrder;
+  std::vector<std::string> Gaps;
+  std::set<std::string> MissingFiles; ///< Required and reported missing.
   PythonAnchorLocator Python;
+
+  /// In CheckOnly mode an input error is one more gap to list.
+  llvm::Error gap(llvm::Error E) {
+    if (!Mode.CheckOnly)
+      return E;
+    return llvm::handleErrors(std::move(E), [&](const InputError &Gap) {
+      llvm::raw_string_ostream OS(Gaps.emplace_back());
+      Gap.log(OS);
+    });
+  }
+
+  llvm::Error requireFile(const RequiredFile &Required) {
+    llvm::SmallString<256> Full(TargetRoot);
+    llvm::sys::path::append(Full, Required.Path);
+    if (fs::exists(Full))
+      return llvm::Error::success();
+    if (!Mode.Bootstrap || Required.Bootstrap.empty()) {
+      MissingFiles.insert(Required.Path);
+      return inputError(Required.Path, " is missing",
+                        Required.Bootstrap.empty() ? "" : " (--bootstrap creates it)");
+    }
+    llvm::Expected<std::string> Content =
+        renderBootstrap(Required.Bootstrap, Required.Path, FileLines());
+    if (!Content)
+      return Content.takeError();
+    Edited[Required.Path].Lines = FileLines::split(*Content);
+    EditOrder.push_back(Required.Path);
+    return llvm::Error::success();
+  }
+
+  /// A bootstrap template, rendered with the context and, for a Python
+  /// file, the public names it already has (an `__all__` lists them).
+  llvm::Expected<std::string> renderBootstrap(const std::string &Template, const std::string &Path,
+                                              const FileLines &Current) {
+    llvm::Expected<std::string> Text = readTemplate(P, Template);
+    if (!Text)
+      return Text.takeError();
+    json BootstrapContext = Context;
+    BootstrapContext["public_names"] = json::array();
+    if (llvm::StringRef(Path).ends_with(".py") && !Current.Lines.empty()) {
+      llvm::Expected<std::vector<std::string>> Names = Python.publicNames(Current.join(), Path);
+      if (!Names)
+        return Names.takeError();
+      BootstrapContext["public_names"] = *Names;
+    }
+    return renderTemplate(*Text, BootstrapContext, templatePath(P, Template));
+  }
 
   llvm::Error renderFile(const GeneratedFileSpec &Spec, const std::string &Field) {
     llvm::Expected<std::string> Template = readTemplate(P, Spec.Template);
@@ -359,14 +413,19 @@ private:
     if (OwnedPaths.count(*Path))
       return inputError(P.Folder, "/profile.json (", Field, ".path): '", *Path,
                         "' is both a generated file and a file the target owns");
+    if (MissingFiles.count(*Path))
+      return llvm::Error::success(); // Reported once, as missing.
     EditJob Job{&Spec, *Path, Domain + ":" + Spec.Id, "", templatePath(P, Spec.Template), P.Name};
-    llvm::Expected<std::string> Template = readTemplate(P, Spec.Template);
-    if (!Template)
-      return Template.takeError();
-    llvm::Expected<std::string> Content = renderTemplate(*Template, Context, Job.Origin);
-    if (!Content)
-      return Content.takeError();
-    Job.Content = std::move(*Content);
+    // A check places empty blocks: the ops are not known before the analysis.
+    if (!Mode.CheckOnly) {
+      llvm::Expected<std::string> Template = readTemplate(P, Spec.Template);
+      if (!Template)
+        return Template.takeError();
+      llvm::Expected<std::string> Content = renderTemplate(*Template, Context, Job.Origin);
+      if (!Content)
+        return Content.takeError();
+      Job.Content = std::move(*Content);
+    }
     if (!Edited.count(*Path)) {
       llvm::Expected<EditedFile> Target = readTargetFile(TargetRoot, *Path, Spec, P.Name);
       if (!Target)
@@ -375,7 +434,77 @@ private:
       EditOrder.push_back(*Path);
     }
     Edited[*Path].Ids.push_back(Spec.Id);
-    return applyEdit(Edited[*Path], Job, Python);
+    return applyEdit(Edited[*Path], Job);
+  }
+
+  llvm::Error applyEdit(EditedFile &Target, const EditJob &Job) {
+    if (llvm::StringRef(Job.Spec->Anchors.front()).starts_with(TableAnchor))
+      return applyTableEdit(Target.Lines, Job);
+    std::optional<CommentSyntax> Syntax = commentSyntaxFor(Job.Path);
+    if (!Syntax)
+      return inputError(Job.Path, ": no comment syntax is known for this file type, so edit '",
+                        Job.Spec->Id, "' cannot mark its block");
+    FileLines &File = Target.Lines;
+    llvm::Expected<std::optional<BlockRange>> Block =
+        findMarkedBlock(File, *Syntax, Job.Key, Job.Path);
+    if (!Block)
+      return Block.takeError();
+    if (*Block) {
+      auto [Begin, End, Indent] = **Block;
+      File.erase(Begin, End + 1);
+      File.insert(Begin, markedBlockLines(*Syntax, Job.Key, Indent, Job.Content));
+      return llvm::Error::success();
+    }
+    Placement At;
+    if (Target.MayCreate && File.Lines.empty()) {
+      At = {0, ""};
+    } else {
+      llvm::Expected<Placement> Found = locateOrBootstrap(File, *Syntax, Job);
+      if (!Found)
+        return Found.takeError();
+      At = *Found;
+    }
+    File.insert(outsideBlocks(File, *Syntax, At.Line),
+                markedBlockLines(*Syntax, Job.Key, At.Indent, Job.Content));
+    return llvm::Error::success();
+  }
+
+  /// The edit's anchor; with --bootstrap, after writing what creates it.
+  llvm::Expected<Placement> locateOrBootstrap(FileLines &File, const CommentSyntax &Syntax,
+                                              const EditJob &Job) {
+    const TargetEditSpec &Spec = *Job.Spec;
+    std::string Why;
+    llvm::Expected<std::optional<Placement>> Found =
+        findAnchor(File, Spec.Anchors, Job, Python, Why);
+    if (!Found || *Found)
+      return Found ? llvm::Expected<Placement>(**Found) : Found.takeError();
+    if (Spec.Bootstrap.empty())
+      return anchorNotFound(Job, Spec.Anchors, Why);
+    if (!Mode.Bootstrap)
+      return anchorNotFound(Job, Spec.Anchors, Why + " (--bootstrap adds it)");
+    for (const BootstrapStep &Step : Spec.Bootstrap)
+      if (llvm::Error E = bootstrap(File, Syntax, Job, Step))
+        return E;
+    Found = findAnchor(File, Spec.Anchors, Job, Python, Why);
+    if (!Found || *Found)
+      return Found ? llvm::Expected<Placement>(**Found) : Found.takeError();
+    return anchorNotFound(Job, Spec.Anchors, "not even after --bootstrap: " + Why);
+  }
+
+  llvm::Error bootstrap(FileLines &File, const CommentSyntax &Syntax, const EditJob &Job,
+                        const BootstrapStep &Step) {
+    llvm::Expected<std::string> Content = renderBootstrap(Step.Template, Job.Path, File);
+    if (!Content)
+      return Content.takeError();
+    std::string Why;
+    llvm::Expected<std::optional<Placement>> At = findAnchor(File, Step.Anchors, Job, Python, Why);
+    if (!At)
+      return At.takeError();
+    if (!*At)
+      return anchorNotFound(Job, Step.Anchors,
+                            "--bootstrap has no place for " + Step.Template + ": " + Why);
+    File.insert(outsideBlocks(File, Syntax, (*At)->Line), indentedLines((*At)->Indent, *Content));
+    return llvm::Error::success();
   }
 
   GeneratedOutput finishEditedFile(const std::string &Path, const EditedFile &Target) const {
@@ -390,8 +519,47 @@ private:
 } // namespace
 
 llvm::Expected<std::vector<GeneratedOutput>> renderProfile(const Profile &P, const json &Context,
-                                                           const std::string &TargetRoot) {
-  return ProfileRenderer(P, Context, TargetRoot).run();
+                                                           const std::string &TargetRoot,
+                                                           bool Bootstrap) {
+  return ProfileRenderer(P, Context, TargetRoot, {Bootstrap, /*CheckOnly=*/false}).run();
+}
+
+namespace {
+
+/// The gaps a check finds, or an error that is not a gap (a profile whose
+/// template does not render, say).
+llvm::Expected<std::vector<std::string>> conventionGaps(const Profile &P, const json &Context,
+                                                        const std::string &TargetRoot,
+                                                        bool Bootstrap) {
+  ProfileRenderer Check(P, Context, TargetRoot, {Bootstrap, /*CheckOnly=*/true});
+  if (llvm::Expected<std::vector<GeneratedOutput>> Outputs = Check.run(); !Outputs)
+    return Outputs.takeError();
+  return Check.gaps();
+}
+
+} // namespace
+
+llvm::Error checkTargetConvention(const Profile &P, const json &Context,
+                                  const std::string &TargetRoot, bool Bootstrap) {
+  llvm::Expected<std::vector<std::string>> Gaps = conventionGaps(P, Context, TargetRoot, Bootstrap);
+  if (!Gaps || Gaps->empty())
+    return Gaps.takeError();
+  std::string Advice = "pick the profile the target follows";
+  if (!Bootstrap) {
+    llvm::Expected<std::vector<std::string>> Left = conventionGaps(P, Context, TargetRoot, true);
+    if (!Left)
+      return Left.takeError();
+    if (Left->empty())
+      Advice = "--bootstrap creates all of them (see what it writes with --dry-run --bootstrap)";
+    else if (Left->size() < Gaps->size())
+      Advice = "--bootstrap creates those it names; the others need a hand";
+  }
+  std::string List;
+  for (const std::string &Gap : *Gaps)
+    List += "\n  " + Gap;
+  return inputError("the target ", TargetRoot, " does not follow the ", P.Name, " convention (",
+                    std::to_string(Gaps->size()), Gaps->size() == 1 ? " gap" : " gaps", "):", List,
+                    "\n", Advice);
 }
 
 std::optional<std::string> findGeneratedBlock(const std::string &FileContent,

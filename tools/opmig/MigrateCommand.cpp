@@ -177,6 +177,9 @@ CommandRunner registerMigrateCommand(CLI::App &App) {
   Sub->add_flag("--allow-partial", O.AllowPartial,
                 "migrate even when Clang rejected part of the upstream code");
   Sub->add_flag("--dry-run", Args->DryRun, "print the unified diff; write nothing");
+  Sub->add_flag("--bootstrap", O.Bootstrap,
+                "create what the profile's convention asks the target to have and it lacks "
+                "(an __all__, a guard test, setup.py's extension helpers); see it with --dry-run");
   Sub->add_flag("--force", Args->Force,
                 "overwrite files and blocks that were edited since the last migration");
   Sub->add_option("--format", Args->Format, "output format")

@@ -109,7 +109,9 @@ TEST_F(ProfileTest, LoadsEveryField) {
   EXPECT_EQ(P->IncludeRoot, "csrc");
   EXPECT_FALSE(P->WrapGlobalNamespace);
   EXPECT_EQ(P->ProvenanceComment, "// from {{upstream.repo}}");
-  EXPECT_EQ(P->RequiredTargetFiles, std::vector<std::string>{"setup.py"});
+  ASSERT_EQ(P->RequiredTargetFiles.size(), 1u);
+  EXPECT_EQ(P->RequiredTargetFiles[0].Path, "setup.py");
+  EXPECT_EQ(P->RequiredTargetFiles[0].Bootstrap, "");
   ASSERT_EQ(P->Files.size(), 2u);
   EXPECT_EQ(P->Files[0].Path, "{{native_dir}}/{{domain}}.h");
   EXPECT_EQ(P->Files[0].Template, "templates/binding.h.mustache");
@@ -119,9 +121,10 @@ TEST_F(ProfileTest, LoadsEveryField) {
   EXPECT_EQ(P->Edits[0].Id, "init-all");
   EXPECT_EQ(P->Edits[0].Path, "pkg/__init__.py");
   EXPECT_EQ(P->Edits[0].Template, "templates/all.mustache");
-  EXPECT_EQ(P->Edits[0].Anchor, "python:list:__all__");
+  EXPECT_EQ(P->Edits[0].Anchors, std::vector<std::string>{"python:list:__all__"});
   EXPECT_FALSE(P->Edits[0].CreateIfMissing);
-  EXPECT_EQ(P->Edits[1].Anchor, "markdown:table:Kernels");
+  EXPECT_TRUE(P->Edits[0].Bootstrap.empty());
+  EXPECT_EQ(P->Edits[1].Anchors, std::vector<std::string>{"markdown:table:Kernels"});
 }
 
 TEST_F(ProfileTest, OptionalKeysTakeTheirDefaults) {
@@ -187,8 +190,9 @@ TEST_F(ProfileTest, UnknownTopLevelKey) {
 
 TEST_F(ProfileTest, UnknownKeyInAnEdit) {
   writeVariant(R"("create_if_missing": false})", R"("create_if_mising": false})");
-  EXPECT_EQ(loadError(), profileFile() + ":21: unknown key 'create_if_mising' in edits[1] (known "
-                                         "keys: id, path, template, anchor, create_if_missing)");
+  EXPECT_EQ(loadError(), profileFile() +
+                             ":21: unknown key 'create_if_mising' in edits[1] (known "
+                             "keys: id, path, template, anchor, create_if_missing, bootstrap)");
 }
 
 TEST_F(ProfileTest, MissingRequiredKey) {
@@ -305,6 +309,7 @@ TEST_F(ProfileTest, EditIdMustBeKebabCase) {
 const std::string AnchorList =
     " (anchors: end, python:after-imports, python:list:NAME, python:function-list:FUNC, "
     "python:function-end:FUNC, python:before-def:NAME, python:before-call:NAME, "
+    "python:call-end:NAME, python:collection:NAME, python:list-with:TEXT, "
     "markdown:table:HEADING)";
 
 TEST_F(ProfileTest, UnknownAnchorKind) {
@@ -322,7 +327,7 @@ TEST_F(ProfileTest, AnchorNeedsAName) {
   writeVariant("python:list:__all__", "python:list:");
   EXPECT_EQ(loadError(), profileFile() +
                              ":19: 'edits[0].anchor': 'python:list:': "
-                             "'python:list:' needs a Python identifier" +
+                             "'python:list:' needs a Python name or a pattern of one" +
                              AnchorList);
   writeVariant("markdown:table:Kernels", "markdown:table:");
   EXPECT_EQ(loadError(), profileFile() +
@@ -359,6 +364,54 @@ TEST_F(ProfileTest, CreateIfMissingNeedsAStandaloneAnchor) {
   EXPECT_EQ(loadError(), profileFile() + ":19: 'edits[0].create_if_missing': a block at anchor "
                                          "'python:list:__all__' cannot stand alone as a new "
                                          "file's content");
+}
+
+TEST_F(ProfileTest, AnchorsMayBeAlternativesAndPatterns) {
+  writeVariant(R"("anchor": "python:list:__all__")",
+               R"("anchor": ["python:list-with:pkg._*", "python:collection:_get_*_extension"])");
+  llvm::Expected<Profile> P = loadProfile("mini", Builtins);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  EXPECT_EQ(P->Edits[0].Anchors, (std::vector<std::string>{"python:list-with:pkg._*",
+                                                           "python:collection:_get_*_extension"}));
+  writeVariant(R"("anchor": "python:list:__all__")", R"("anchor": [])");
+  EXPECT_EQ(loadError(), profileFile() + ":19: 'edits[0].anchor' must be a string or a non-empty "
+                                         "list of strings");
+  writeVariant(R"("anchor": "python:list:__all__")",
+               R"("anchor": ["python:list:__all__", "python:list:a-b"])");
+  EXPECT_EQ(loadError(), profileFile() +
+                             ":19: 'edits[0].anchor': 'python:list:a-b': 'python:list:' needs a "
+                             "Python name or a pattern of one" +
+                             AnchorList);
+}
+
+TEST_F(ProfileTest, ReadsBootstrapStepsAndRequiredFileTemplates) {
+  std::string Json = ValidProfile;
+  auto Replace = [&](const std::string &From, const std::string &To) {
+    Json.replace(Json.find(From), From.size(), To);
+  };
+  Replace(
+      R"("required_target_files": ["setup.py"])",
+      R"("required_target_files": ["setup.py", {"path": "tests/guard.py", "bootstrap": "templates/row.mustache"}])");
+  Replace(R"("anchor": "python:list:__all__"})",
+          R"("anchor": "python:list:__all__",
+     "bootstrap": [{"anchor": ["python:after-imports", "end"], "template": "templates/all.mustache"}]})");
+  writeProfile("mini", Json);
+  llvm::Expected<Profile> P = loadProfile("mini", Builtins);
+  ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
+  ASSERT_EQ(P->RequiredTargetFiles.size(), 2u);
+  EXPECT_EQ(P->RequiredTargetFiles[1].Path, "tests/guard.py");
+  EXPECT_EQ(P->RequiredTargetFiles[1].Bootstrap, "templates/row.mustache");
+  ASSERT_EQ(P->Edits[0].Bootstrap.size(), 1u);
+  EXPECT_EQ(P->Edits[0].Bootstrap[0].Anchors,
+            (std::vector<std::string>{"python:after-imports", "end"}));
+  EXPECT_EQ(P->Edits[0].Bootstrap[0].Template, "templates/all.mustache");
+
+  writeProfile("mini", std::string(Json).replace(Json.find("templates/all.mustache\"}"), 22,
+                                                 "templates/none.mustache"));
+  EXPECT_EQ(loadError(), profileFile() +
+                             ":20: 'edits[0].bootstrap[0].template': no such template "
+                             "file " +
+                             Builtins + "/mini/templates/none.mustache");
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
+#include <functional>
 #include <gtest/gtest.h>
 
 using namespace opmig::migrate;
@@ -68,7 +69,7 @@ protected:
                const std::string &Template, bool CreateIfMissing = false) {
     std::string TemplateFile = "templates/" + Id + ".mustache";
     write(P.Folder + "/" + TemplateFile, Template);
-    P.Edits.push_back({Id, Path, TemplateFile, Anchor, CreateIfMissing});
+    P.Edits.push_back({Id, Path, TemplateFile, {Anchor}, CreateIfMissing, {}});
   }
 
   void addFile(const std::string &Path, const std::string &Name, const std::string &Template,
@@ -346,6 +347,151 @@ TEST_F(PythonAnchorTest, BeforeCallGoesBeforeTheTopLevelCall) {
                                       "setup(\n"
                                       "    name=\"pkg\",\n"
                                       ")\n");
+}
+
+TEST_F(PythonAnchorTest, CallEndAddsArgumentsToACallUnderTheMainGuard) {
+  writeTarget("setup.py", "from setuptools import setup\n"
+                          "\n"
+                          "if __name__ == \"__main__\":\n"
+                          "    setup(name=\"pkg\",\n"
+                          "          packages=[\"pkg\"])\n");
+  addEdit("ext", "setup.py", "python:call-end:setup", "ext_modules=[],\n");
+  EXPECT_EQ(rendered("setup.py"), "from setuptools import setup\n"
+                                  "\n"
+                                  "if __name__ == \"__main__\":\n"
+                                  "    setup(name=\"pkg\",\n"
+                                  "          packages=[\"pkg\"],\n" +
+                                      begin("ext", "        ") + "        ext_modules=[],\n" +
+                                      end("ext", "        ") + "    )\n");
+}
+
+TEST_F(PythonAnchorTest, CollectionIsWhereverTheExtensionsAreGathered) {
+  const std::string Comprehension = "EXT_MODULES = [ext for ext in (\n"
+                                    "    _get_comm_extension(),\n"
+                                    "    _get_attn_extension(),\n"
+                                    ") if ext is not None]\n";
+  writeTarget("setup.py", "NAMES = (\"_get_x_extension\",)\n" + Comprehension);
+  addEdit("mods", "setup.py", "python:collection:_get_*_extension",
+          "_get_{{domain}}_extension(),\n");
+  EXPECT_EQ(rendered("setup.py"), "NAMES = (\"_get_x_extension\",)\n"
+                                  "EXT_MODULES = [ext for ext in (\n"
+                                  "    _get_comm_extension(),\n"
+                                  "    _get_attn_extension(),\n" +
+                                      begin("mods", "    ") + "    _get_attn_extension(),\n" +
+                                      end("mods", "    ") + ") if ext is not None]\n");
+  writeTarget("setup.py", "def _get_ext_modules():\n"
+                          "    return list(filter(None, [_get_comm_extension()]))\n");
+  EXPECT_EQ(rendered("setup.py"), "def _get_ext_modules():\n"
+                                  "    return list(filter(None, [_get_comm_extension(),\n" +
+                                      begin("mods", "        ") +
+                                      "        _get_attn_extension(),\n" + end("mods", "        ") +
+                                      "    ]))\n");
+}
+
+TEST_F(PythonAnchorTest, ListWithFindsTheNamesATestKeepsWherever) {
+  writeTarget("tests/test_dispatch.py", "import pytest\n"
+                                        "\n"
+                                        "@pytest.mark.parametrize(\"name, module\", [\n"
+                                        "    (\"quant\", \"pkg.kernels._comm\"),\n"
+                                        "])\n"
+                                        "def test_reexport(name, module):\n"
+                                        "    pass\n");
+  addEdit("names", "tests/test_dispatch.py", "python:list-with:pkg.kernels._*",
+          "(\"x\", \"pkg.kernels._{{domain}}\"),\n");
+  EXPECT_EQ(rendered("tests/test_dispatch.py"), "import pytest\n"
+                                                "\n"
+                                                "@pytest.mark.parametrize(\"name, module\", [\n"
+                                                "    (\"quant\", \"pkg.kernels._comm\"),\n" +
+                                                    begin("names", "    ") +
+                                                    "    (\"x\", \"pkg.kernels._attn\"),\n" +
+                                                    end("names", "    ") +
+                                                    "])\n"
+                                                    "def test_reexport(name, module):\n"
+                                                    "    pass\n");
+}
+
+TEST_F(PythonAnchorTest, TheFirstAnchorFoundWinsAndAMissSaysWhyForEach) {
+  writeTarget("pkg/__init__.py", "from .a import x\n");
+  write(P.Folder + "/templates/all.mustache", ElementsTemplate);
+  P.Edits.push_back({"all",
+                     "pkg/__init__.py",
+                     "templates/all.mustache",
+                     {"python:list:__all__", "end"},
+                     false,
+                     {}});
+  EXPECT_EQ(rendered("pkg/__init__.py"), "from .a import x\n" + begin("all") +
+                                             "\"merge_attn_states\",\n\"rms_norm\",\n" +
+                                             end("all"));
+  P.Edits.back().Anchors = {"python:list:__all__", "python:before-def:_get_*"};
+  EXPECT_EQ(render(), "pkg/__init__.py: anchor 'python:list:__all__' or 'python:before-def:_get_*' "
+                      "not found: no module-level list or tuple literal is assigned to '__all__'; "
+                      "no top-level def or class '_get_*' (edit 'all' of profile 'test')");
+}
+
+/// An `__all__` edit that --bootstrap can give its list.
+void addBootstrappedAll(Profile &P,
+                        const std::function<void(const std::string &, llvm::StringRef)> &Write) {
+  Write(P.Folder + "/templates/all.mustache", ElementsTemplate);
+  Write(P.Folder + "/templates/boot-all.mustache",
+        "\n__all__ = [\n{{#public_names}}\n    \"{{.}}\",\n{{/public_names}}\n]\n");
+  P.Edits.push_back({"all",
+                     "pkg/__init__.py",
+                     "templates/all.mustache",
+                     {"python:list:__all__"},
+                     false,
+                     {{{"end"}, "templates/boot-all.mustache"}}});
+}
+
+TEST_F(PythonAnchorTest, BootstrapWritesTheAnchorWithThePublicNamesThenTheBlock) {
+  writeTarget("pkg/__init__.py", "from .ops import (\n    quant,\n    _private,\n)\n"
+                                 "def helper():\n    pass\n");
+  addBootstrappedAll(P, [&](const std::string &F, llvm::StringRef T) { write(F, T); });
+  EXPECT_EQ(render(), "pkg/__init__.py: anchor 'python:list:__all__' not found: no module-level "
+                      "list or tuple literal is assigned to '__all__' (--bootstrap adds it) (edit "
+                      "'all' of profile 'test')");
+  llvm::Expected<std::vector<GeneratedOutput>> Result =
+      renderProfile(P, Context, Target, /*Bootstrap=*/true);
+  ASSERT_TRUE(bool(Result)) << llvm::toString(Result.takeError());
+  ASSERT_EQ(Result->size(), 1u);
+  EXPECT_EQ((*Result)[0].Content, "from .ops import (\n    quant,\n    _private,\n)\n"
+                                  "def helper():\n    pass\n"
+                                  "\n"
+                                  "__all__ = [\n"
+                                  "    \"quant\",\n"
+                                  "    \"helper\",\n" +
+                                      begin("all", "    ") +
+                                      "    \"merge_attn_states\",\n    \"rms_norm\",\n" +
+                                      end("all", "    ") + "]\n");
+}
+
+TEST_F(PythonAnchorTest, ConventionCheckListsEveryGapAndWhatBootstrapFills) {
+  writeTarget("pkg/__init__.py", "from .ops import quant\n");
+  addBootstrappedAll(P, [&](const std::string &F, llvm::StringRef T) { write(F, T); });
+  write(P.Folder + "/templates/guard.mustache", "NAMES = [\n]\n");
+  P.RequiredTargetFiles = {{"tests/guard.py", "templates/guard.mustache"}, {"setup.py", ""}};
+  addEdit("names", "tests/guard.py", "python:list:NAMES", ElementsTemplate);
+  std::string Gaps = "the target " + Target +
+                     " does not follow the test convention (3 gaps):\n"
+                     "  tests/guard.py is missing (--bootstrap creates it)\n"
+                     "  setup.py is missing\n"
+                     "  pkg/__init__.py: anchor 'python:list:__all__' not found: no module-level "
+                     "list or tuple literal is assigned to '__all__' (--bootstrap adds it) (edit "
+                     "'all' of profile 'test')\n";
+  EXPECT_EQ(llvm::toString(checkTargetConvention(P, Context, Target, false)),
+            Gaps + "--bootstrap creates those it names; the others need a hand");
+  // The guard file --bootstrap would create has its anchor; setup.py is left.
+  EXPECT_EQ(llvm::toString(checkTargetConvention(P, Context, Target, true)),
+            "the target " + Target +
+                " does not follow the test convention (1 gap):\n"
+                "  setup.py is missing\n"
+                "pick the profile the target follows");
+  writeTarget("setup.py", "");
+  EXPECT_FALSE(bool(checkTargetConvention(P, Context, Target, true)));
+  std::string Message = llvm::toString(checkTargetConvention(P, Context, Target, false));
+  EXPECT_NE(Message.find("(2 gaps)"), std::string::npos) << Message;
+  EXPECT_NE(Message.find("--bootstrap creates all of them"), std::string::npos) << Message;
+  // A check writes nothing.
+  EXPECT_FALSE(llvm::sys::fs::exists(Target + "/tests/guard.py"));
 }
 
 const std::string KernelDoc = "# Design\n"

@@ -65,6 +65,10 @@ llvm::Error checkDomainName(const std::string &Domain);
 /// Parses `OLD=NEW` (qualified C++ namespace names, no leading `::`).
 llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec);
 
+/// The names `P` gives domain `Domain` (native dir, namespaces, extension),
+/// which need no analysis; the rest of the plan is empty.
+llvm::Expected<MigrationPlan> planDomain(const Profile &P, const std::string &Domain);
+
 /// Plans the port of `Analysis` into a target following `P`.
 llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analysis,
                                             const Profile &P, const PlanOptions &Options);

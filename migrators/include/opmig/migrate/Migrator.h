@@ -46,6 +46,10 @@ struct MigrateOptions {
   /// Write nothing at all: an interrupted migration of the target is
   /// reported (MigrationResult::Interrupted), not rolled back.
   bool DryRun = false;
+  /// Create what the profile's convention asks the target to have and it
+  /// lacks (required files, the code anchors need), from the profile's
+  /// bootstrap templates; without it, such gaps are input errors.
+  bool Bootstrap = false;
   std::string ToolVersion;
 };
 

@@ -27,15 +27,33 @@ struct GeneratedFileSpec {
   bool PerOp = false;   ///< Rendered once per op, with `op` in the context.
 };
 
+/// Code that `--bootstrap` writes into a target file (unmarked: it is the
+/// target's from then on) so that an edit's anchor exists: an `__all__`, a
+/// `setup.py` function that collects the extensions.
+struct BootstrapStep {
+  std::vector<std::string> Anchors; ///< Where it goes; the first found wins.
+  std::string Template;             ///< Relative to the profile's folder.
+};
+
 /// A marked block the migration owns inside a file the target owns (a
 /// package `__init__.py`, `setup.py`, a docs table). How the block finds its
-/// place (`Anchor`) is described in docs/profiles.md.
+/// place (`Anchors`) is described in docs/profiles.md.
 struct TargetEditSpec {
-  std::string Id;               ///< Unique within the profile, e.g. `init-reexport`.
-  std::string Path;             ///< Target-relative, a template.
-  std::string Template;         ///< Template file of the block's content.
-  std::string Anchor;           ///< Where a new block goes; see docs/profiles.md.
+  std::string Id;       ///< Unique within the profile, e.g. `init-reexport`.
+  std::string Path;     ///< Target-relative, a template.
+  std::string Template; ///< Template file of the block's content.
+  /// Where a new block goes, as the convention allows it to be: the first
+  /// one found wins.
+  std::vector<std::string> Anchors;
   bool CreateIfMissing = false; ///< Otherwise a missing file is an input error.
+  /// What `--bootstrap` adds, in order, when none of the anchors is found.
+  std::vector<BootstrapStep> Bootstrap;
+};
+
+/// A file the target must have to follow the convention.
+struct RequiredFile {
+  std::string Path;      ///< Target-relative.
+  std::string Bootstrap; ///< Template `--bootstrap` creates it from; may be empty.
 };
 
 struct Profile {
@@ -54,7 +72,7 @@ struct Profile {
   std::string ProvenanceComment;
   /// Target-relative paths that must exist for the target to follow this
   /// convention (checked before anything is planned).
-  std::vector<std::string> RequiredTargetFiles;
+  std::vector<RequiredFile> RequiredTargetFiles;
   std::vector<GeneratedFileSpec> Files;
   std::vector<TargetEditSpec> Edits;
 };

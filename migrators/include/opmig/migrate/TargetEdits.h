@@ -41,11 +41,23 @@ struct GeneratedOutput {
 
 /// Renders every file and edit of `P` with `Context` (docs/profiles.md lists
 /// its keys). Target-owned files are read from `TargetRoot` and returned
-/// whole, with the blocks placed or replaced. Fails with an InputError for a
-/// template error, a missing target file that may not be created, or an
-/// anchor that is not found.
-llvm::Expected<std::vector<GeneratedOutput>>
-renderProfile(const Profile &P, const nlohmann::json &Context, const std::string &TargetRoot);
+/// whole, with the blocks placed or replaced. With `Bootstrap`, what the
+/// profile's bootstrap templates create comes first: a missing required
+/// file, the code an anchor needs. Fails with an InputError for a template
+/// error, a missing target file that may not be created, or an anchor that
+/// is not found.
+llvm::Expected<std::vector<GeneratedOutput>> renderProfile(const Profile &P,
+                                                           const nlohmann::json &Context,
+                                                           const std::string &TargetRoot,
+                                                           bool Bootstrap = false);
+
+/// Whether `TargetRoot` has every file and anchor that `P` needs, all of
+/// them checked before anything is analyzed, so that a user hears of every
+/// gap at once. `Context` needs only the names of the domain
+/// (baseContext). Fails with one InputError that lists the gaps and says
+/// which `--bootstrap` would fill.
+llvm::Error checkTargetConvention(const Profile &P, const nlohmann::json &Context,
+                                  const std::string &TargetRoot, bool Bootstrap);
 
 /// The content of block `Domain:Id` in `FileContent` (a file at `Path`,
 /// whose extension picks the comment syntax), or nullopt when absent.
