@@ -277,6 +277,19 @@ llvm::Expected<EditedFile> readTargetFile(const std::string &TargetRoot,
 // Rendering
 //===----------------------------------------------------------------------===//
 
+/// `File` less every marked block: the names a bootstrap lists are the
+/// target's own, not those the migration's blocks bring (their templates
+/// list those).
+FileLines withoutMarkedBlocks(FileLines File, llvm::StringRef Path) {
+  std::optional<CommentSyntax> Syntax = commentSyntaxFor(Path);
+  if (!Syntax)
+    return File;
+  std::vector<BlockRange> Blocks = findAllMarkedBlocks(File, *Syntax);
+  for (const BlockRange &Block : llvm::reverse(Blocks))
+    File.erase(Block.Begin, Block.End + 1);
+  return File;
+}
+
 /// What the renderer does with what the target lacks.
 struct RenderMode {
   bool Bootstrap = false; ///< Create it from the profile's bootstrap templates.
@@ -364,7 +377,8 @@ private:
     json BootstrapContext = Context;
     BootstrapContext["public_names"] = json::array();
     if (llvm::StringRef(Path).ends_with(".py") && !Current.Lines.empty()) {
-      llvm::Expected<std::vector<std::string>> Names = Python.publicNames(Current.join(), Path);
+      llvm::Expected<std::vector<std::string>> Names =
+          Python.publicNames(withoutMarkedBlocks(Current, Path).join(), Path);
       if (!Names)
         return Names.takeError();
       BootstrapContext["public_names"] = *Names;

@@ -115,6 +115,27 @@ INSTANTIATE_TEST_SUITE_P(
                                     "tests/fixtures/targets/generic_like",
                                     "generic",
                                     "scalars"},
+                      // A cache-dit before its first native
+                      // extension: --bootstrap writes the
+                      // guard test, the wheel gate, __all__ and
+                      // setup.py's _get_ext_modules().
+                      MigrationCase{"sample_cache_dit_bootstrap",
+                                    "samples/upstream",
+                                    {"merge_attn_states"},
+                                    "tests/fixtures/targets/cache_dit_partial",
+                                    "cache-dit",
+                                    "attn",
+                                    {"--bootstrap"}},
+                      // The convention in other shapes: a tuple
+                      // __all__, extensions gathered in a
+                      // comprehension under the main guard,
+                      // names kept in a parametrize list.
+                      MigrationCase{"sample_cache_dit_spec_shaped",
+                                    "samples/upstream",
+                                    {"merge_attn_states"},
+                                    "tests/fixtures/targets/cache_dit_spec_shaped",
+                                    "cache-dit",
+                                    "attn"},
                       MigrationCase{"pybind_cache_dit",
                                     "tests/fixtures/upstream/pybind_mod",
                                     {"gelu_forward"},

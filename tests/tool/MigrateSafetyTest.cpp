@@ -205,6 +205,28 @@ TEST_F(MigrateSafetyTest, BadInputsExitTwoWithAMessage) {
   EXPECT_TRUE(contains(Missing.Stderr, "is not a directory")) << Missing.Stderr;
 }
 
+TEST_F(MigrateSafetyTest, ConventionGapsComeAllAtOnceBeforeTheAnalysis) {
+  MigrationCase Partial = Case;
+  Partial.Target = "tests/fixtures/targets/cache_dit_partial";
+  MigrationSandbox PartialBox(Partial);
+  // No upstream at all: the gaps are found before anything is analyzed.
+  PartialBox.Source = PartialBox.Target + "-no-such-upstream";
+  Tree Before = snapshotTree(PartialBox.Target);
+  ToolResult R = runOpmig(migrateArgs(Partial, PartialBox));
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  for (const char *Gap :
+       {"does not follow the cache-dit convention (4 gaps):",
+        "\n  tests/kernels/test_ops_dispatch.py is missing (--bootstrap creates it)\n",
+        "\n  tools/inspect_release_wheel.py is missing (--bootstrap creates it)\n",
+        "\n  src/cache_dit/kernels/__init__.py: anchor 'python:list:__all__' not found",
+        "\n  setup.py: anchor 'python:collection:_get_*_extension' or "
+        "'python:function-list:_get_ext_modules' not found",
+        "\n--bootstrap creates all of them (see what it writes with --dry-run --bootstrap)"})
+    EXPECT_TRUE(contains(R.Stderr, Gap)) << Gap << "\n" << R.Stderr;
+  EXPECT_FALSE(contains(R.Stderr, "no-such-upstream")) << R.Stderr;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
+}
+
 TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {
   MigrationCase Partial{"partial",        "tests/fixtures/upstream/partial_parse",
                         {"bucketize_op"}, "tests/fixtures/targets/generic_like",

@@ -27,6 +27,7 @@ std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSand
     Args.push_back("--entry");
     Args.push_back(Entry);
   }
+  Args.insert(Args.end(), C.Options.begin(), C.Options.end());
   Args.insert(Args.end(), Extra.begin(), Extra.end());
   if (Stubs)
     for (const std::string &Arg : stubArgs())

@@ -18,6 +18,7 @@ struct MigrationCase {
   std::string Target; ///< Fixture target relative to the repository root.
   std::string Profile;
   std::string Domain;
+  std::vector<std::string> Options = {}; ///< Further migrate options, e.g. `--bootstrap`.
 };
 
 /// Copies of a case's upstream and target in temporary folders. The

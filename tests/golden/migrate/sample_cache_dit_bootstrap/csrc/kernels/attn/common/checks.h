@@ -1,0 +1,11 @@
+// Migrated by opmig from example.org/sample_cache_dit_bootstrap at 0123456789abcdef0123456789abcdef01234567: csrc/common/checks.h
+// Input checks shared by the host wrappers (messages carry no integers on purpose).
+#pragma once
+
+#include <ATen/ATen.h>
+
+#define SAMPLE_CHECK_CUDA(x) TORCH_CHECK((x).is_cuda(), #x " must be a CUDA tensor")
+#define SAMPLE_CHECK_CONTIGUOUS(x) TORCH_CHECK((x).is_contiguous(), #x " must be contiguous")
+#define SAMPLE_CHECK_INPUT(x)                                                  \
+  SAMPLE_CHECK_CUDA(x);                                                        \
+  SAMPLE_CHECK_CONTIGUOUS(x)

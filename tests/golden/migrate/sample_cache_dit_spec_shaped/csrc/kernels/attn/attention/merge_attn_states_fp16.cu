@@ -1,0 +1,5 @@
+// Migrated by opmig from example.org/sample_cache_dit_spec_shaped at 0123456789abcdef0123456789abcdef01234567: csrc/attention/merge_attn_states_fp16.cu
+// float16 instantiation of the attention-state merge.
+#include "attn/attention/merge_attn_states_kernel.cuh"
+
+SAMPLE_INSTANTIATE_MERGE(__half)
