@@ -588,7 +588,7 @@ TEST(RendererTest, JsonHasSchemaFindingsAndSummary) {
   EXPECT_EQ(Doc["findings"][2]["state"], "suppressed");
   EXPECT_EQ(Doc["findings"][2]["reason"], "quoted log");
   EXPECT_EQ(Doc["summary"], nlohmann::json::parse(R"({"files": 4, "rules": 1, "new": 2,
-              "baselined": 1, "suppressed": 1,
+              "baselined": 1, "suppressed": 1, "exempted": 0,
               "new_by_severity": {"error": 1, "warning": 1, "note": 0}})"));
 }
 
