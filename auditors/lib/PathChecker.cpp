@@ -15,6 +15,8 @@
 //     section: "^#+ Quick Reference"   # optional: that heading's section only
 //     lines: "^[|]"                    # optional: only lines matching this
 //     mention: "{domain}/"             # optional: a regex; default: loose name
+//     ignore-words: [fused]            # optional: words of a domain the loose
+//                                      # match leaves out (fused_rms_norm: RMSNorm)
 //
 // `mention-in` requires each domain to be mentioned in a document (an
 // existing one: whether it exists is another rule's business). Without
@@ -75,6 +77,10 @@ std::vector<PathGlob> compileAll(const std::vector<std::string> &Patterns) {
   return Globs;
 }
 
+std::vector<std::string> listOf(const Rule &R, const char *Key) {
+  return R.Match.value(Key, std::vector<std::string>());
+}
+
 /// `domains` as a list: one glob or several.
 std::vector<std::string> domainGlobs(const Rule &R) {
   if (!R.Match.contains("domains"))
@@ -96,11 +102,17 @@ std::string squash(llvm::StringRef Text) {
 }
 
 /// Whether `Line` names `Domain` loosely (see the top of the file).
-bool mentionsLoosely(llvm::StringRef Line, llvm::StringRef Domain) {
-  if (squash(Line).find(squash(Domain)) != std::string::npos)
+bool mentionsLoosely(llvm::StringRef Line, llvm::StringRef Domain,
+                     const std::vector<std::string> &IgnoreWords) {
+  llvm::SmallVector<llvm::StringRef, 4> All, Words;
+  Domain.split(All, '_', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Word : All)
+    if (!llvm::is_contained(IgnoreWords, Word.lower()))
+      Words.push_back(Word);
+  if (Words.empty())
+    Words = All;
+  if (squash(Line).find(squash(llvm::join(Words, "_"))) != std::string::npos)
     return true;
-  llvm::SmallVector<llvm::StringRef, 4> Words;
-  Domain.split(Words, '_', -1, /*KeepEmpty=*/false);
   if (Words.size() < 2)
     return false;
   std::string Initials;
@@ -161,8 +173,8 @@ public:
 
   llvm::Error validate(const Rule &R) const override {
     MatchParams P(R);
-    if (llvm::Error E = P.allowOnly(
-            {"forbid", "require", "domains", "mention-in", "section", "lines", "mention"}))
+    if (llvm::Error E = P.allowOnly({"forbid", "require", "domains", "mention-in", "section",
+                                     "lines", "mention", "ignore-words"}))
       return E;
     if (!P.has("forbid") && !P.has("require") && !P.has("mention-in"))
       return P.error("", "a path rule needs 'forbid', 'require' or 'mention-in' in match");
@@ -206,8 +218,11 @@ public:
   }
 
   static llvm::Error validateMentions(const MatchParams &P) {
-    if (!P.has("mention-in") && (P.has("section") || P.has("lines") || P.has("mention")))
-      return P.error("", "'section', 'lines' and 'mention' need 'mention-in'");
+    if (!P.has("mention-in") &&
+        (P.has("section") || P.has("lines") || P.has("mention") || P.has("ignore-words")))
+      return P.error("", "'section', 'lines', 'mention' and 'ignore-words' need 'mention-in'");
+    if (auto Words = P.strings("ignore-words", false); !Words)
+      return Words.takeError();
     if (auto Doc = P.string("mention-in", false); !Doc)
       return Doc.takeError();
     for (const char *Key : {"section", "lines", "mention"})
@@ -272,7 +287,7 @@ private:
     for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
       auto Mentions = [&](llvm::StringRef Line) {
         if (!R.Match.contains("mention"))
-          return mentionsLoosely(Line, Domain);
+          return mentionsLoosely(Line, Domain, listOf(R, "ignore-words"));
         std::string Pattern = R.Match["mention"].get<std::string>();
         return compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}}))
             .match(Line);
