@@ -43,11 +43,11 @@ public:
     if (!KebabCase.match(E.Id))
       return error("/id", "exemption id '" + E.Id + "' must be kebab-case");
     if (llvm::Error Err = globs(V, "paths", E.Paths))
-      return std::move(Err);
+      return Err;
     if (llvm::Error Err = globs(V, "outside", E.Outside))
-      return std::move(Err);
+      return Err;
     if (llvm::Error Err = captures(V, E))
-      return std::move(Err);
+      return Err;
     if (E.Paths.empty() && E.Outside.empty() && E.Captures.empty())
       return error("", "exemption '" + E.Id +
                            "' must say where it applies: 'paths', 'outside' or 'captures'");

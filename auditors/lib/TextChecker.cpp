@@ -95,7 +95,7 @@ private:
       ++LineNo;
       // The line's own context is what came before it; it joins the
       // context of the lines after it once checked.
-      auto Advance = llvm::make_scope_exit([&, Line = Line] { Context.advance(Line); });
+      llvm::scope_exit Advance([&, Line = Line] { Context.advance(Line); });
       if (Ignore && Ignore->match(Line))
         continue;
       llvm::SmallVector<llvm::StringRef, 4> Groups;
