@@ -1093,7 +1093,13 @@ class Context:
         entries, found, readable = declared_all(registry)
         if found and not readable:
             return None
-        return {name for name, _ in entries}
+        exports = {name for name, _ in entries}
+        # `from .op import op as op_forward` exports `op` as `op_forward`.
+        for statement in registry.top_level():
+            for name, alias in from_imported_names(statement):
+                if name in exports:
+                    exports.add(alias.name)
+        return exports
 
     def read_registry(self, params):
         index = params.get("file_index")

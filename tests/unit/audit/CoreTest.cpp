@@ -173,7 +173,7 @@ TEST(RuleLoaderTest, UnknownKeyNamesItsLine) {
   Text.insert(Text.find("kind:"), "colour: red\n");
   EXPECT_EQ(loadError("demo-abs-path.yaml", Text),
             "demo/demo-abs-path.yaml:4: unknown key 'colour'; expected one of: id, severity, "
-            "profiles, kind, files, exclude, message, fix, spec, match, tests");
+            "profiles, kind, files, exclude, message, fix, spec, match, exemptions, tests");
 }
 
 TEST(RuleLoaderTest, UnknownKindNamesItsLine) {
