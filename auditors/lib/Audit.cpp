@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <algorithm>
 #include <chrono>
 #include <set>
 #include <tuple>
@@ -108,6 +109,14 @@ llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<
     Result.CheckerSeconds[C->kind()] =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   }
+  // What the spec excepts is no violation: set it apart before suppressions,
+  // so that an inline allow() never needs to cover it.
+  auto Exempt = std::stable_partition(Result.Findings.begin(), Result.Findings.end(),
+                                      [](const Finding &F) { return F.Exemption.empty(); });
+  Result.Exempted.assign(std::make_move_iterator(Exempt),
+                         std::make_move_iterator(Result.Findings.end()));
+  Result.Findings.erase(Exempt, Result.Findings.end());
+  sortFindings(Result.Exempted);
   sortFindings(Result.Findings);
   // A checker may reach one place twice (two globs, two passes): once is enough.
   Result.Findings.erase(std::unique(Result.Findings.begin(), Result.Findings.end(),

@@ -8,7 +8,11 @@
 //   macro-only-in                {macro} {argument} {dir} {file}
 //   macro-unique-argument        {macro} {argument} {others}
 //   macro-argument               {macro} {argument}
-//   namespace-follows-directory  {name} {kind} {namespace} {actual} {dir}
+//   namespace-follows-directory  {name} {kind} {namespace} {actual} {dir} {extension}
+//
+// `namespace` may name `{extension}`: the extension that hosts the folder,
+// from `extensions` (`svdq=svdquant`: csrc/kernels/svdq/ is compiled into
+// cache_dit._C_svdquant), else the folder's own name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,7 +56,8 @@ const std::vector<CheckSpec> &cppChecks() {
       {"namespace-follows-directory",
        {{"root", ParamType::String, true},
         {"namespace", ParamType::String, true},
-        {"allow", ParamType::StringList, false}}},
+        {"allow", ParamType::StringList, false},
+        {"extensions", ParamType::StringList, false}}},
   };
   return Checks;
 }
@@ -278,7 +283,9 @@ private:
                                const std::vector<NamespaceScopeDefinition> &Definitions,
                                std::vector<Finding> &Out) {
     std::string Dir = domainOf(R, File);
-    std::string Required = substitute(stringParam(R, "namespace"), "dir", Dir);
+    std::string Extension = extensionOf(R, Dir);
+    std::string Required =
+        substitute(substitute(stringParam(R, "namespace"), "dir", Dir), "extension", Extension);
     std::vector<std::string> Accepted = listParam(R, "allow");
     Accepted.insert(Accepted.begin(), Required);
     for (const NamespaceScopeDefinition &D : Definitions) {
@@ -300,8 +307,19 @@ private:
                                  {"kind", D.Kind},
                                  {"namespace", Required},
                                  {"actual", Described},
-                                 {"dir", Dir}}));
+                                 {"dir", Dir},
+                                 {"extension", Extension}}));
     }
+  }
+
+  /// The extension hosting folder `Dir` (`extensions` entries `dir=ext`).
+  static std::string extensionOf(const Rule &R, const std::string &Dir) {
+    for (const std::string &Entry : listParam(R, "extensions")) {
+      auto [From, To] = llvm::StringRef(Entry).split('=');
+      if (From == Dir && !To.empty())
+        return To.str();
+    }
+    return Dir;
   }
 };
 

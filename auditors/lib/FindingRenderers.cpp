@@ -177,12 +177,16 @@ std::string renderText(const AuditResult &Result) {
     if (!F.Fix.empty())
       Out += "  fix: " + F.Fix + "\n";
   }
-  Out += std::to_string(Result.Findings.size()) +
-         " findings: " + std::to_string(countState(Result.Findings, FindingState::New)) + " new, " +
-         std::to_string(countState(Result.Findings, FindingState::Baselined)) + " baselined, " +
-         std::to_string(countState(Result.Findings, FindingState::Suppressed)) + " suppressed (" +
-         std::to_string(Result.Rules.size()) + " rules, " + std::to_string(Result.FilesAudited) +
-         " files)\n";
+  Out +=
+      std::to_string(Result.Findings.size()) +
+      " findings: " + std::to_string(countState(Result.Findings, FindingState::New)) + " new, " +
+      std::to_string(countState(Result.Findings, FindingState::Baselined)) + " baselined, " +
+      std::to_string(countState(Result.Findings, FindingState::Suppressed)) + " suppressed" +
+      // Only when the specs' exemptions took something out, so that a
+      // plain summary keeps its shape.
+      (Result.Exempted.empty() ? "" : ", " + std::to_string(Result.Exempted.size()) + " exempted") +
+      " (" + std::to_string(Result.Rules.size()) + " rules, " +
+      std::to_string(Result.FilesAudited) + " files)\n";
   return Out;
 }
 
@@ -220,11 +224,20 @@ std::string renderJson(const AuditResult &Result) {
     Findings.push_back(Entry);
   }
   Doc["findings"] = Findings;
+  nlohmann::ordered_json Exempted = nlohmann::ordered_json::array();
+  for (const Finding &F : Result.Exempted)
+    Exempted.push_back({{"rule", F.RuleId},
+                        {"exemption", F.Exemption},
+                        {"file", F.File},
+                        {"line", F.Line},
+                        {"message", F.Message}});
+  Doc["exempted"] = Exempted;
   Doc["summary"] = {{"files", Result.FilesAudited},
                     {"rules", Result.Rules.size()},
                     {"new", countState(Result.Findings, FindingState::New)},
                     {"baselined", countState(Result.Findings, FindingState::Baselined)},
                     {"suppressed", countState(Result.Findings, FindingState::Suppressed)},
+                    {"exempted", Result.Exempted.size()},
                     {"new_by_severity", NewBySeverity}};
   Doc["stats"] = {{"checker_seconds", Result.CheckerSeconds}};
   return dumpJson(Doc, 2) + "\n";

@@ -79,6 +79,8 @@ Finding makeFinding(const Rule &R, const std::string &File, unsigned Line, unsig
   F.Column = Column;
   F.Message = fillPlaceholders(R.Message, Captures);
   F.Fix = fillPlaceholders(R.Fix, Captures);
+  if (const Exemption *E = exemptionFor(R, File, Captures))
+    F.Exemption = E->Id;
   return F;
 }
 

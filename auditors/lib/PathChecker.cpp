@@ -8,15 +8,33 @@
 // Every file or folder matching a `forbid` glob is a finding at that path;
 // every `require`d path missing is one, once per domain when it names
 // `{domain}`. Captures: `{path}`, `{domain}`. The rule's `exclude` globs
-// exempt paths; `files` is not used by path rules.
+// exempt paths (and domain folders); `files` is not used by path rules.
+// `domains` may list several globs (a layout and the one it moved to).
+//
+//     mention-in: docs/design/kernel_selection.md
+//     section: "^#+ Quick Reference"   # optional: that heading's section only
+//     lines: "^[|]"                    # optional: only lines matching this
+//     mention: "{domain}/"             # optional: a regex; default: loose name
+//     ignore-words: [fused]            # optional: words of a domain the loose
+//                                      # match leaves out (fused_rms_norm: RMSNorm)
+//
+// `mention-in` requires each domain to be mentioned in a document (an
+// existing one: whether it exists is another rule's business). Without
+// `mention`, a line mentions `rms_norm` when, lower-cased with everything
+// but letters and digits dropped, it holds `rmsnorm` ("RMSNorm"), or the
+// initials of a name of several words as a word ("DSA" for
+// deepseek_sparse_attention). A missing mention is a finding at the
+// section's heading (line 0 without one). Captures also `{section}`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Checkers.h"
 #include "MatchParams.h"
 #include "opmig/audit/PathGlob.h"
+#include "opmig/audit/RegexSyntax.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 
 namespace opmig::audit {
 
@@ -59,16 +77,109 @@ std::vector<PathGlob> compileAll(const std::vector<std::string> &Patterns) {
   return Globs;
 }
 
+std::vector<std::string> listOf(const Rule &R, const char *Key) {
+  return R.Match.value(Key, std::vector<std::string>());
+}
+
+/// `domains` as a list: one glob or several.
+std::vector<std::string> domainGlobs(const Rule &R) {
+  if (!R.Match.contains("domains"))
+    return {};
+  const nlohmann::json &V = R.Match["domains"];
+  if (V.is_string())
+    return {V.get<std::string>()};
+  return V.get<std::vector<std::string>>();
+}
+
+/// Lower-case letters and digits only: `Cross-entropy` and `cross_entropy`
+/// read the same.
+std::string squash(llvm::StringRef Text) {
+  std::string Out;
+  for (char C : Text)
+    if (llvm::isAlnum(C))
+      Out += llvm::toLower(C);
+  return Out;
+}
+
+/// Whether `Line` names `Domain` loosely (see the top of the file).
+bool mentionsLoosely(llvm::StringRef Line, llvm::StringRef Domain,
+                     const std::vector<std::string> &IgnoreWords) {
+  llvm::SmallVector<llvm::StringRef, 4> All, Words;
+  Domain.split(All, '_', -1, /*KeepEmpty=*/false);
+  for (llvm::StringRef Word : All)
+    if (!llvm::is_contained(IgnoreWords, Word.lower()))
+      Words.push_back(Word);
+  if (Words.empty())
+    Words = All;
+  if (squash(Line).find(squash(llvm::join(Words, "_"))) != std::string::npos)
+    return true;
+  if (Words.size() < 2)
+    return false;
+  std::string Initials;
+  for (llvm::StringRef Word : Words)
+    Initials += llvm::toLower(Word.front());
+  llvm::Regex Word("(^|[^a-z0-9])" + Initials + "([^a-z0-9]|$)");
+  return Word.match(Line.lower());
+}
+
+/// The lines of a document a mention may be on: all of them, or one
+/// heading's section (to the next heading of its level or above), filtered
+/// by a regex.
+struct MentionScope {
+  std::vector<llvm::StringRef> Lines;
+  unsigned HeadingLine = 0; ///< 0: no section asked for, or not found.
+  bool Found = true;
+};
+
+unsigned headingLevel(llvm::StringRef Line) {
+  size_t Hashes = Line.find_first_not_of('#');
+  return Hashes != llvm::StringRef::npos && Hashes > 0 && Line.substr(Hashes).starts_with(" ")
+             ? Hashes
+             : 0;
+}
+
+MentionScope scopeOf(const Rule &R, llvm::StringRef Text) {
+  MentionScope Scope;
+  std::optional<llvm::Regex> Section, Lines;
+  if (R.Match.contains("section"))
+    Section = compileRegex(R.Match["section"].get<std::string>());
+  if (R.Match.contains("lines"))
+    Lines = compileRegex(R.Match["lines"].get<std::string>());
+  Scope.Found = !Section;
+  unsigned LineNo = 0, Level = 0;
+  bool Inside = !Section;
+  for (llvm::StringRef Rest = Text; !Rest.empty();) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    ++LineNo;
+    unsigned ThisLevel = headingLevel(Line);
+    if (Section && ThisLevel && Inside && ThisLevel <= Level)
+      break;
+    if (Section && !Inside && ThisLevel && Section->match(Line)) {
+      Inside = Scope.Found = true;
+      Level = ThisLevel;
+      Scope.HeadingLine = LineNo;
+      continue;
+    }
+    if (Inside && (!Lines || Lines->match(Line)))
+      Scope.Lines.push_back(Line);
+  }
+  return Scope;
+}
+
 class PathChecker : public Checker {
 public:
   const char *kind() const override { return "path"; }
 
   llvm::Error validate(const Rule &R) const override {
     MatchParams P(R);
-    if (llvm::Error E = P.allowOnly({"forbid", "require", "domains"}))
+    if (llvm::Error E = P.allowOnly({"forbid", "require", "domains", "mention-in", "section",
+                                     "lines", "mention", "ignore-words"}))
       return E;
-    if (!P.has("forbid") && !P.has("require"))
-      return P.error("", "a path rule needs 'forbid' or 'require' in match");
+    if (!P.has("forbid") && !P.has("require") && !P.has("mention-in"))
+      return P.error("", "a path rule needs 'forbid', 'require' or 'mention-in' in match");
+    if (llvm::Error E = validateMentions(P))
+      return E;
     auto Forbid = P.strings("forbid", false);
     if (!Forbid)
       return Forbid.takeError();
@@ -84,16 +195,39 @@ public:
         return P.error("require", "required path '" + Path + "' must not be a glob");
       NeedsDomains |= llvm::StringRef(Path).contains("{domain}");
     }
-    auto Domains = P.string("domains", false);
-    if (!Domains)
-      return Domains.takeError();
-    if (NeedsDomains && Domains->empty())
-      return P.error("require", "a required path with {domain} needs 'domains' in match");
-    if (!Domains->empty() &&
-        (llvm::count(*Domains, '*') != 1 ||
-         llvm::StringRef(*Domains).find_first_of("?[{") != llvm::StringRef::npos))
-      return P.error("domains", "'domains' must be a glob with exactly one '*' and no other "
-                                "wildcard, e.g. csrc/kernels/*/");
+    NeedsDomains |= P.has("mention-in");
+    std::vector<std::string> Domains;
+    if (P.has("domains") && R.Match["domains"].is_array()) {
+      auto List = P.strings("domains", true);
+      if (!List)
+        return List.takeError();
+      Domains = *List;
+    } else if (auto One = P.string("domains", false); !One) {
+      return One.takeError();
+    } else if (!One->empty()) {
+      Domains.push_back(*One);
+    }
+    if (NeedsDomains && Domains.empty())
+      return P.error("", "a required path with {domain}, or 'mention-in', needs 'domains'");
+    for (const std::string &Glob : Domains)
+      if (!Glob.empty() && (llvm::count(Glob, '*') != 1 ||
+                            llvm::StringRef(Glob).find_first_of("?[{") != llvm::StringRef::npos))
+        return P.error("domains", "each 'domains' glob must have exactly one '*' and no other "
+                                  "wildcard, e.g. csrc/kernels/*/");
+    return llvm::Error::success();
+  }
+
+  static llvm::Error validateMentions(const MatchParams &P) {
+    if (!P.has("mention-in") &&
+        (P.has("section") || P.has("lines") || P.has("mention") || P.has("ignore-words")))
+      return P.error("", "'section', 'lines', 'mention' and 'ignore-words' need 'mention-in'");
+    if (auto Words = P.strings("ignore-words", false); !Words)
+      return Words.takeError();
+    if (auto Doc = P.string("mention-in", false); !Doc)
+      return Doc.takeError();
+    for (const char *Key : {"section", "lines", "mention"})
+      if (llvm::Error E = P.regex(Key, false))
+        return E;
     return llvm::Error::success();
   }
 
@@ -103,6 +237,7 @@ public:
       std::vector<PathGlob> Exclude = compileAll(R->Exclude);
       checkForbidden(Repo, *R, Exclude, Out);
       checkRequired(Repo, *R, Exclude, Out);
+      checkMentions(Repo, *R, Exclude, Out);
     }
     return llvm::Error::success();
   }
@@ -121,18 +256,52 @@ private:
       Visit(File, false);
   }
 
-  static void checkRequired(const Repository &Repo, const Rule &R,
-                            const std::vector<PathGlob> &Exclude, std::vector<Finding> &Out) {
+  /// The domains of `R`, each once, leaving out folders `exclude` names.
+  static std::vector<std::string> domainsOf(const Repository &Repo, const Rule &R,
+                                            const std::vector<PathGlob> &Exclude) {
     std::vector<std::string> Domains;
-    if (R.Match.contains("domains")) {
-      DomainPattern P = splitDomains(R.Match["domains"].get<std::string>());
+    for (const std::string &Glob : domainGlobs(R)) {
+      DomainPattern P = splitDomains(Glob);
       for (const std::string &Dir : Repo.directories())
-        if (auto D = P.domainOf(Dir, true))
+        if (auto D = P.domainOf(Dir, true); D && !matchesAny(Exclude, Dir, true))
           Domains.push_back(*D);
       for (const std::string &File : Repo.files())
-        if (auto D = P.domainOf(File, false))
+        if (auto D = P.domainOf(File, false); D && !matchesAny(Exclude, File))
           Domains.push_back(*D);
     }
+    llvm::sort(Domains);
+    Domains.erase(std::unique(Domains.begin(), Domains.end()), Domains.end());
+    return Domains;
+  }
+
+  static void checkMentions(const Repository &Repo, const Rule &R,
+                            const std::vector<PathGlob> &Exclude, std::vector<Finding> &Out) {
+    if (!R.Match.contains("mention-in"))
+      return;
+    std::string Doc = R.Match["mention-in"].get<std::string>();
+    std::optional<std::string> Text = Repo.text(Doc);
+    if (!Text)
+      return;
+    MentionScope Scope = scopeOf(R, *Text);
+    std::string Section = R.Match.value("section", std::string());
+    for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
+      auto Mentions = [&](llvm::StringRef Line) {
+        if (!R.Match.contains("mention"))
+          return mentionsLoosely(Line, Domain, listOf(R, "ignore-words"));
+        std::string Pattern = R.Match["mention"].get<std::string>();
+        return compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}}))
+            .match(Line);
+      };
+      if (Scope.Found && llvm::any_of(Scope.Lines, Mentions))
+        continue;
+      Out.push_back(makeFinding(R, Doc, Scope.HeadingLine, Scope.HeadingLine ? 1 : 0,
+                                {{"domain", Domain}, {"path", Doc}, {"section", Section}}));
+    }
+  }
+
+  static void checkRequired(const Repository &Repo, const Rule &R,
+                            const std::vector<PathGlob> &Exclude, std::vector<Finding> &Out) {
+    std::vector<std::string> Domains = domainsOf(Repo, R, Exclude);
     for (const std::string &Template : R.Match.value("require", std::vector<std::string>())) {
       bool PerDomain = llvm::StringRef(Template).contains("{domain}");
       for (const std::string &Domain : PerDomain ? Domains : std::vector<std::string>{""}) {

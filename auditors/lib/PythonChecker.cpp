@@ -13,8 +13,9 @@
 //   no-partial-alias         {name}
 //   public-wrapper-calls     {name} {expected} {bridge} {problem}
 //   forbidden-names          {name} {kind} {pattern}
-//   guarded-import           {module} {guard}
+//   guarded-import           {module} {guard} {function}
 //   function-pointer-pattern {name} {pointer} {missing}
+//   exported-in              {name} {package} {file} {problem}
 //   registered-in            {name} {package} {function} {file}
 //   module-state             {name}
 //   section-order            {name} {kind} {after} {section}
@@ -54,9 +55,13 @@ const std::vector<CheckSpec> &pythonChecks() {
         {"argument", ParamType::Integer, false},
         {"keyword", ParamType::String, false},
         {"must-equal", ParamType::String, true}}},
+      {"exported-in", {{"file", ParamType::String, true}}},
       {"forbidden-names", {{"names", ParamType::RegexList, true}}},
-      {"function-pointer-pattern", {}},
-      {"guarded-import", {{"module", ParamType::Regex, true}, {"guard", ParamType::String, true}}},
+      {"function-pointer-pattern", {{"raises", ParamType::String, false}}},
+      {"guarded-import",
+       {{"module", ParamType::Regex, true},
+        {"guard", ParamType::String, true},
+        {"guard-names", ParamType::StringList, false}}},
       {"module-state", {{"allow", ParamType::RegexList, false}}},
       {"no-partial-alias", {}},
       {"public-wrapper-calls", {{"prefix", ParamType::String, true}}},
@@ -96,11 +101,15 @@ private:
 /// What the helper reads of a rule's `match`: everything but regexes.
 nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files) {
   nlohmann::json Params = nlohmann::json::object();
-  for (const char *Key : {"call", "decorator", "keyword", "prefix", "guard", "function", "file"})
+  for (const char *Key :
+       {"call", "decorator", "keyword", "prefix", "guard", "function", "file", "raises"})
     if (std::string Value = stringParam(R, Key); !Value.empty())
       Params[Key] = Value;
   Params["argument"] = integerParam(R, "argument");
-  if (checkName(R) == "registered-in" && Repo.exists(stringParam(R, "file")))
+  Params["guard-names"] = listParam(R, "guard-names");
+  // Checks that read a second file (the registry) get it in the request.
+  std::string Check = checkName(R);
+  if ((Check == "registered-in" || Check == "exported-in") && Repo.exists(stringParam(R, "file")))
     Params["file_index"] = Files.indexOf(stringParam(R, "file"));
   return Params;
 }

@@ -3,6 +3,9 @@
 #include "opmig/audit/Rule.h"
 
 #include "opmig/audit/PathGlob.h"
+#include "opmig/audit/RegexSyntax.h"
+
+#include "llvm/Support/Regex.h"
 
 #include <unordered_map>
 
@@ -34,7 +37,29 @@ bool matchesAnyPattern(const std::vector<std::string> &Patterns, const std::stri
   return false;
 }
 
+bool capturesMatch(const Exemption &E, const std::map<std::string, std::string> &Captures) {
+  thread_local std::unordered_map<std::string, llvm::Regex> Regexes;
+  for (const auto &[Name, Pattern] : E.Captures) {
+    auto It = Regexes.find(Pattern);
+    if (It == Regexes.end())
+      It = Regexes.emplace(Pattern, compileRegex(Pattern)).first;
+    auto Value = Captures.find(Name);
+    if (Value == Captures.end() || !It->second.match(Value->second))
+      return false;
+  }
+  return true;
+}
+
 } // namespace
+
+const Exemption *exemptionFor(const Rule &R, const std::string &File,
+                              const std::map<std::string, std::string> &Captures) {
+  for (const Exemption &E : R.Exemptions)
+    if ((E.Paths.empty() || matchesAnyPattern(E.Paths, File)) &&
+        !matchesAnyPattern(E.Outside, File) && capturesMatch(E, Captures))
+      return &E;
+  return nullptr;
+}
 
 bool appliesTo(const Rule &R, const std::string &RelativePath) {
   return matchesAnyPattern(R.Files, RelativePath) && !matchesAnyPattern(R.Exclude, RelativePath);

@@ -2,6 +2,7 @@
 
 #include "opmig/audit/RuleLoader.h"
 
+#include "Exemptions.h"
 #include "YamlJson.h"
 #include "opmig/analyze/Errors.h"
 #include "opmig/audit/Audit.h"
@@ -19,8 +20,9 @@ namespace opmig::audit {
 
 namespace {
 
-const char *const KnownKeys[] = {"id",      "severity", "profiles", "kind",  "files", "exclude",
-                                 "message", "fix",      "spec",     "match", "tests"};
+const char *const KnownKeys[] = {"id",    "severity", "profiles",   "kind",
+                                 "files", "exclude",  "message",    "fix",
+                                 "spec",  "match",    "exemptions", "tests"};
 
 /// One rule file being read: its parsed text and where to point errors.
 class RuleReader {
@@ -43,6 +45,10 @@ public:
       return E;
     if (llvm::Error E = readScope(R))
       return E;
+    auto Exemptions = readExemptions(Doc, Origin);
+    if (!Exemptions)
+      return Exemptions.takeError();
+    R.Exemptions = std::move(*Exemptions);
     return R;
   }
 

@@ -18,10 +18,12 @@ namespace {
 
 constexpr const char *ExpectFile = "EXPECT";
 
-/// One annotation: the rule must (Fire) or must not fire at File:Line;
-/// Line 0 is about the whole path (EXPECT entries).
+/// One annotation: the rule must (Fire) or must not fire at File:Line, or
+/// (Exempt) find something there that one of its exemptions covers; Line 0
+/// is about the whole path (EXPECT entries).
 struct Expectation {
   bool Fire = false;
+  bool Exempt = false;
   std::string File;
   unsigned Line = 0;
   unsigned WrittenAt = 0; ///< Where the annotation itself is, for messages.
@@ -29,6 +31,7 @@ struct Expectation {
 
 struct Annotation {
   bool Fire = false;
+  bool Exempt = false;
   std::vector<std::string> Ids;
   bool OwnLine = false; ///< Alone on its line: it is about the next line.
 };
@@ -42,6 +45,8 @@ std::optional<Annotation> parseAnnotation(llvm::StringRef Line) {
       Annotation A;
       if (Rest.consume_front("ruleid:"))
         A.Fire = true;
+      else if (Rest.consume_front("exempt:"))
+        A.Exempt = true;
       else if (!Rest.consume_front("ok:"))
         continue;
       Rest = Rest.trim();
@@ -62,7 +67,7 @@ std::optional<Annotation> parseAnnotation(llvm::StringRef Line) {
 /// The annotations for `Id` in one fixture file.
 void annotationsIn(llvm::StringRef Text, const std::string &File, const std::string &Id,
                    std::vector<Expectation> &Out) {
-  std::vector<std::pair<bool, unsigned>> Pending; // (Fire, written at) for the next line.
+  std::vector<Annotation> Pending; // For the next line; Ids[0] holds where it was written.
   unsigned LineNo = 0;
   while (!Text.empty()) {
     auto [Line, Rest] = Text.split('\n');
@@ -72,14 +77,14 @@ void annotationsIn(llvm::StringRef Text, const std::string &File, const std::str
     bool ForThisRule = A && llvm::is_contained(A->Ids, Id);
     if (A && A->OwnLine) {
       if (ForThisRule)
-        Pending.push_back({A->Fire, LineNo});
+        Pending.push_back({A->Fire, A->Exempt, {std::to_string(LineNo)}, true});
       continue;
     }
-    for (auto [Fire, At] : Pending)
-      Out.push_back({Fire, File, LineNo, At});
+    for (const Annotation &P : Pending)
+      Out.push_back({P.Fire, P.Exempt, File, LineNo, unsigned(std::stoul(P.Ids[0]))});
     Pending.clear();
     if (ForThisRule)
-      Out.push_back({A->Fire, File, LineNo, LineNo});
+      Out.push_back({A->Fire, A->Exempt, File, LineNo, LineNo});
   }
 }
 
@@ -96,19 +101,48 @@ void expectationsIn(llvm::StringRef Text, const std::string &Id, std::vector<Exp
       continue;
     llvm::SmallVector<llvm::StringRef, 3> Parts;
     Line.split(Parts, ' ', -1, /*KeepEmpty=*/false);
-    if (Parts.size() != 3 || (Parts[0] != "ruleid:" && Parts[0] != "ok:")) {
+    if (Parts.size() != 3 ||
+        (Parts[0] != "ruleid:" && Parts[0] != "ok:" && Parts[0] != "exempt:")) {
       Problems.push_back(Where + ":" + std::to_string(LineNo) +
-                         ": expected 'ruleid: <id> <path>' or 'ok: <id> <path>'");
+                         ": expected 'ruleid: <id> <path>', 'ok: <id> <path>' or "
+                         "'exempt: <id> <path>'");
       continue;
     }
     if (Parts[1] == Id)
-      Out.push_back({Parts[0] == "ruleid:", Parts[2].rtrim('/').str(), 0, LineNo});
+      Out.push_back(
+          {Parts[0] == "ruleid:", Parts[0] == "exempt:", Parts[2].rtrim('/').str(), 0, LineNo});
   }
 }
 
 /// Checks one fixture folder; appends failures, returns the expectations.
+/// Exempt annotations must meet a finding an exemption covers, and every
+/// exempted finding must be annotated; records the exemptions used.
+void checkExempted(const Rule &R, const std::string &Dir, const std::vector<Finding> &Exempted,
+                   const std::vector<Expectation> &Expected, std::vector<std::string> &Failures,
+                   std::set<std::string> &Used) {
+  auto Covers = [](const Expectation &E, const Finding &F) {
+    return E.Exempt && E.File == F.File && E.Line == F.Line;
+  };
+  for (const Expectation &E : Expected) {
+    if (!E.Exempt)
+      continue;
+    if (llvm::none_of(Exempted, [&](const Finding &F) { return Covers(E, F); }))
+      Failures.push_back(Dir + "/" + E.File + (E.Line ? ":" + std::to_string(E.Line) : "") +
+                         ": expected a finding of " + R.Id +
+                         " that an exemption covers here, got none");
+  }
+  for (const Finding &F : Exempted) {
+    Used.insert(F.Exemption);
+    if (llvm::none_of(Expected, [&](const Expectation &E) { return Covers(E, F); }))
+      Failures.push_back(Dir + "/" + F.File + (F.Line ? ":" + std::to_string(F.Line) : "") +
+                         ": finding exempted by '" + F.Exemption +
+                         "' (annotate it with exempt: " + R.Id + "): " + F.Message);
+  }
+}
+
 llvm::Expected<std::vector<Expectation>> runFixture(const Rule &R, const std::string &Dir,
-                                                    std::vector<std::string> &Failures) {
+                                                    std::vector<std::string> &Failures,
+                                                    std::set<std::string> &UsedExemptions) {
   std::vector<Expectation> Expected;
   llvm::Expected<Repository> Repo = Repository::open(Dir);
   if (!Repo) {
@@ -127,6 +161,11 @@ llvm::Expected<std::vector<Expectation>> runFixture(const Rule &R, const std::st
   llvm::Expected<AuditResult> Result = auditRepository(*Repo, {R});
   if (!Result)
     return Result.takeError();
+  std::vector<Finding> Exempted;
+  for (const Finding &F : Result->Exempted)
+    if (F.RuleId == R.Id)
+      Exempted.push_back(F);
+  checkExempted(R, Dir, Exempted, Expected, Failures, UsedExemptions);
   std::vector<const Finding *> Fired;
   for (const Finding &F : Result->Findings)
     if (F.RuleId == R.Id && F.State != FindingState::Suppressed && F.File != ExpectFile)
@@ -143,7 +182,8 @@ llvm::Expected<std::vector<Expectation>> runFixture(const Rule &R, const std::st
     if (E.Fire && It == Fired.end())
       Failures.push_back(Where + ": expected " + R.Id + " here, got no finding");
     else if (!E.Fire && It != Fired.end())
-      Failures.push_back(Where + ": " + R.Id + " fired on a place marked ok: " + (*It)->Message);
+      Failures.push_back(Where + ": " + R.Id + " fired on a place marked " +
+                         (E.Exempt ? "exempt" : "ok") + ": " + (*It)->Message);
     for (const Finding *F : Fired)
       if (E.Fire && F->File == E.File && F->Line == E.Line)
         Explained.insert(F);
@@ -176,23 +216,33 @@ llvm::Expected<std::vector<RuleTestOutcome>> runRuleTests(const std::vector<Rule
     if (R.Tests.empty())
       Outcome.Failures.push_back(Here + ": rule has no tests; list fixture folders under 'tests'");
     unsigned Fires = 0, Oks = 0;
+    std::set<std::string> UsedExemptions;
     for (const std::string &Entry : R.Tests) {
       std::string Dir = resolveFixture(R, Entry);
       if (!llvm::sys::fs::is_directory(Dir)) {
         Outcome.Failures.push_back(Here + ": fixture folder '" + Dir + "' does not exist");
         continue;
       }
-      auto Expected = runFixture(R, Dir, Outcome.Failures);
+      auto Expected = runFixture(R, Dir, Outcome.Failures, UsedExemptions);
       if (!Expected)
         return Expected.takeError();
       for (const Expectation &E : *Expected)
-        ++(E.Fire ? Fires : Oks);
+        if (!E.Exempt)
+          ++(E.Fire ? Fires : Oks);
       Outcome.Expectations += Expected->size();
     }
     if (!R.Tests.empty() && (Fires == 0 || Oks == 0))
       Outcome.Failures.push_back(Here + ": fixtures need at least one 'ruleid: " + R.Id +
                                  "' and one 'ok: " + R.Id + "' annotation (found " +
                                  std::to_string(Fires) + " and " + std::to_string(Oks) + ")");
+    // An exemption nothing exercises is a claim about the spec no fixture backs.
+    for (const Exemption &E : R.Exemptions)
+      if (!UsedExemptions.count(E.Id))
+        Outcome.Failures.push_back(R.Origin + ":" + std::to_string(E.Line) + ": exemption '" +
+                                   E.Id +
+                                   "' covers no finding in the fixtures; add a fixture line "
+                                   "annotated 'exempt: " +
+                                   R.Id + "'");
     Outcomes.push_back(std::move(Outcome));
   }
   return Outcomes;

@@ -6,7 +6,10 @@
 //     ignore-regex: "example\\.invalid"
 //
 // Every match on a line is a finding at its line and column, unless the
-// line matches `ignore-regex`. Captures: `{match}`, and `{1}`... for groups.
+// line matches `ignore-regex`. Captures: `{match}`, and `{1}`... for groups,
+// and `{context}`: the nearest heading above, the lead-in line of the list or
+// paragraph, and the line itself, joined by ` | `. Exemptions read it: a doc
+// that quotes a forbidden path under "Do not ..." or "Bad:" forbids it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,9 +17,42 @@
 #include "MatchParams.h"
 #include "opmig/audit/RegexSyntax.h"
 
+#include "llvm/ADT/ScopeExit.h"
+
 namespace opmig::audit {
 
 namespace {
+
+/// The heading and lead-in line above the line being read, for `{context}`.
+class LineContext {
+public:
+  void advance(llvm::StringRef Line) {
+    llvm::StringRef Trimmed = Line.trim();
+    if (Trimmed.empty())
+      return;
+    if (Trimmed.starts_with("#")) {
+      Heading = Trimmed.str();
+      LeadIn.clear();
+    } else if (!isListItem(Trimmed)) {
+      LeadIn = Trimmed.str();
+    }
+  }
+
+  std::string of(llvm::StringRef Line) const {
+    return Heading + " | " + LeadIn + " | " + Line.trim().str();
+  }
+
+private:
+  static bool isListItem(llvm::StringRef Trimmed) {
+    if (Trimmed.starts_with("- ") || Trimmed.starts_with("* ") || Trimmed.starts_with("+ "))
+      return true;
+    size_t Digits = Trimmed.find_first_not_of("0123456789");
+    return Digits != 0 && Digits != llvm::StringRef::npos &&
+           Trimmed.substr(Digits).starts_with(". ");
+  }
+
+  std::string Heading, LeadIn;
+};
 
 class TextChecker : public Checker {
 public:
@@ -51,16 +87,21 @@ private:
                         const std::string &File, llvm::StringRef Text, std::vector<Finding> &Out) {
     bool Anchored = llvm::StringRef(R.Match["regex"].get<std::string>()).starts_with("^");
     unsigned LineNo = 0;
+    LineContext Context;
     while (!Text.empty()) {
       auto [Line, Rest] = Text.split('\n');
       Text = Rest;
       Line.consume_back("\r");
       ++LineNo;
+      // The line's own context is what came before it; it joins the
+      // context of the lines after it once checked.
+      llvm::scope_exit Advance([&, Line = Line] { Context.advance(Line); });
       if (Ignore && Ignore->match(Line))
         continue;
       llvm::SmallVector<llvm::StringRef, 4> Groups;
       for (size_t From = 0; From <= Line.size() && Pattern.match(Line.substr(From), &Groups);) {
-        std::map<std::string, std::string> Captures = {{"match", Groups[0].str()}};
+        std::map<std::string, std::string> Captures = {{"match", Groups[0].str()},
+                                                       {"context", Context.of(Line)}};
         for (size_t G = 1; G < Groups.size(); ++G)
           Captures[std::to_string(G)] = Groups[G].str();
         size_t Column = Groups[0].data() - Line.data();

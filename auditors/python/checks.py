@@ -489,12 +489,70 @@ def module_state(module, params, context):
                 yield record(name, name=name.id)
 
 
-def is_guard_call(node, guard):
+def guard_names(module, params):
+    """Names that stand for the guard's result: the rule's `guard-names`
+    (module constants such as `IS_NPU_AVAILABLE = is_torch_npu_available()`
+    imported from elsewhere) and this module's own top-level
+    `name = <guard>()` assignments."""
+    names = set(params.get("guard-names", []))
+    for statement in module.top_level():
+        if isinstance(statement, ast.Assign) and is_guard(statement.value, params["guard"], ()):
+            names.update(name.id for name in assignment_targets(statement))
+    return names
+
+
+def is_guard(node, guard, names):
+    """`guard()`, a name bound to its result, or an `and` holding one."""
     if isinstance(node, ast.Call):
         name = dotted(node.func)
         return name is not None and last_part(name) == last_part(guard)
+    if isinstance(node, (ast.Name, ast.Attribute)):
+        name = dotted(node)
+        return name is not None and last_part(name) in names
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
-        return any(is_guard_call(value, guard) for value in node.values)
+        return any(is_guard(value, guard, names) for value in node.values)
+    return False
+
+
+def is_negated_guard(node, guard, names):
+    negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
+    return negated and is_guard(node.operand, guard, names)
+
+
+def terminates(body):
+    """Whether a statement list always leaves its block: it ends in
+    `raise`, `return`, `continue`, `break` or a `pytest.skip(...)` call."""
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, (ast.Raise, ast.Return, ast.Continue, ast.Break)):
+        return True
+    if isinstance(last, ast.Expr) and isinstance(last.value, ast.Call):
+        return last_part(dotted(last.value.func) or "") == "skip"
+    return False
+
+
+def skips_unless_guard(module, node, guard, names):
+    """`pytest.mark.skipif(not <guard>, ...)`: the test (or module) never
+    runs without the guard."""
+    if not isinstance(node, ast.Call) or not node.args:
+        return False
+    if not module.names(node.func, "pytest.mark.skipif"):
+        return False
+    return is_negated_guard(node.args[0], guard, names)
+
+
+def module_skipped_unless_guard(module, guard, names):
+    """A module-level `pytestmark = pytest.mark.skipif(not <guard>, ...)`
+    (or a list holding one)."""
+    for statement in module.tree.body:
+        if isinstance(statement, ast.Assign) and any(
+            name.id == "pytestmark" for name in assignment_targets(statement)
+        ):
+            value = statement.value
+            marks = value.elts if isinstance(value, (ast.List, ast.Tuple)) else [value]
+            if any(skips_unless_guard(module, mark, guard, names) for mark in marks):
+                return True
     return False
 
 
@@ -525,32 +583,61 @@ def dynamic_imports(module, statement):
                     yield value, node
 
 
-def unguarded_imports(module, body, guarded, guard, dynamic):
-    """Imports in `body` not under an `if <guard>():` (a module-level
-    function, not a closure: a recursive closure is a reference cycle, and
-    the collector is off)."""
+class ImportGuards:
+    """What guarded-import needs while it walks one file: the guard, the
+    names standing for it, and whether dynamic imports are worth looking for."""
+
+    def __init__(self, module, params):
+        self.module = module
+        self.guard = params["guard"]
+        self.names = guard_names(module, params)
+        self.dynamic = b"import_module" in module.source or b"__import__" in module.source
+
+    def imports(self, statement, function):
+        found = list(imported_modules(statement))
+        if self.dynamic:
+            found += list(dynamic_imports(self.module, statement))
+        for name, where in found:
+            yield record(where, module=name, guard=self.guard, function=function)
+
+    def decorated_guarded(self, statement):
+        decorators = getattr(statement, "decorator_list", [])
+        return any(
+            skips_unless_guard(self.module, decorator, self.guard, self.names)
+            for decorator in decorators
+        )
+
+
+def unguarded_imports(guards, body, guarded, function):
+    """Imports in `body` not under the guard (a module-level function, not
+    a closure: a recursive closure is a reference cycle, and the collector
+    is off). The guard holds inside `if <guard>:`, in the `else` of
+    `if not <guard>:`, after an `if not <guard>: raise/return` in the same
+    block, and in tests skipped unless it holds. `function` is the
+    innermost enclosing def, for the `{function}` capture."""
     for statement in body:
         if not guarded:
-            for name, where in imported_modules(statement):
-                yield record(where, module=name, guard=guard)
-            if dynamic:
-                for name, where in dynamic_imports(module, statement):
-                    yield record(where, module=name, guard=guard)
+            yield from guards.imports(statement, function)
         if isinstance(statement, ast.If):
             test = statement.test
-            negated = isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not)
-            body_guarded = guarded or is_guard_call(test, guard)
-            else_guarded = guarded or (negated and is_guard_call(test.operand, guard))
-            yield from unguarded_imports(module, statement.body, body_guarded, guard, dynamic)
-            yield from unguarded_imports(module, statement.orelse, else_guarded, guard, dynamic)
+            body_guarded = guarded or is_guard(test, guards.guard, guards.names)
+            negated = is_negated_guard(test, guards.guard, guards.names)
+            yield from unguarded_imports(guards, statement.body, body_guarded, function)
+            yield from unguarded_imports(guards, statement.orelse, guarded or negated, function)
+            if negated and terminates(statement.body):
+                guarded = True
             continue
+        inner, inner_guarded = function, guarded or guards.decorated_guarded(statement)
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = statement.name
         for nested in child_bodies(statement):
-            yield from unguarded_imports(module, nested, guarded, guard, dynamic)
+            yield from unguarded_imports(guards, nested, inner_guarded, inner)
 
 
 def guarded_import(module, params, context):
-    dynamic = b"import_module" in module.source or b"__import__" in module.source
-    return unguarded_imports(module, module.tree.body, False, params["guard"], dynamic)
+    guards = ImportGuards(module, params)
+    skipped = module_skipped_unless_guard(module, guards.guard, guards.names)
+    return unguarded_imports(guards, module.tree.body, skipped, "")
 
 
 PATCH_PREFIX, PATCH_SUFFIX = "apply_veomni_", "_patch"
@@ -595,27 +682,89 @@ def tests_none(test, pointer):
     return False
 
 
-def raises_when_none(function, pointer):
-    """Whether `function` has an `if` testing `pointer` for None whose body
-    raises."""
-    return any(
-        isinstance(node, ast.If)
-        and tests_none(node.test, pointer)
-        and any(isinstance(statement, ast.Raise) for statement in node.body)
-        for node in ast.walk(function)
+def raises_exception(body, exception):
+    """Whether a statement list ends in `raise <exception>(...)`."""
+    if not body or not isinstance(body[-1], ast.Raise) or body[-1].exc is None:
+        return False
+    raised = body[-1].exc
+    if isinstance(raised, ast.Call):
+        raised = raised.func
+    name = dotted(raised)
+    return name is not None and last_part(name) == exception
+
+
+def tests_not_none(test, pointer):
+    """`pointer is not None` or a bare `pointer`."""
+    if isinstance(test, ast.Compare) and len(test.ops) == 1 and isinstance(test.ops[0], ast.IsNot):
+        sides = [test.left, test.comparators[0]]
+        named = any(isinstance(side, ast.Name) and side.id == pointer for side in sides)
+        none = any(isinstance(side, ast.Constant) and side.value is None for side in sides)
+        return named and none
+    return isinstance(test, ast.Name) and test.id == pointer
+
+
+def pointer_calls(statement, names):
+    """Calls of one of `names` in a statement outside its nested bodies."""
+    for node in expression_nodes(statement):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            if node.func.id in names:
+                yield node
+
+
+def local_aliases(function, pointer):
+    """The pointer and the local names bound to it (`impl = _op`)."""
+    names = {pointer}
+    for node in ast.walk(function):
+        if isinstance(node, ast.Assign) and isinstance(node.value, ast.Name):
+            if node.value.id == pointer:
+                names.update(name.id for name in assignment_targets(node))
+    return names
+
+
+def unchecked_calls(body, names, checked, exception):
+    """Calls of the pointer (or an alias) that run before
+    `if <pointer> is None: raise <exception>(...)` in their block or an
+    enclosing one; inside `if <pointer> is not None:` a call is safe too.
+    A module-level function: the collector is off, closures would leak."""
+    for statement in body:
+        if not checked:
+            yield from pointer_calls(statement, names)
+        if isinstance(statement, ast.If):
+            none_check = any(tests_none(statement.test, name) for name in names)
+            not_none = any(tests_not_none(statement.test, name) for name in names)
+            yield from unchecked_calls(statement.body, names, checked or not_none, exception)
+            else_checked = checked or (none_check and raises_exception(statement.body, exception))
+            yield from unchecked_calls(statement.orelse, names, else_checked, exception)
+            if none_check and raises_exception(statement.body, exception):
+                checked = True
+            continue
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for nested in child_bodies(statement):
+            yield from unchecked_calls(nested, names, checked, exception)
+
+
+def calls_pointer(function, pointer):
+    return pointer in called_names(function) or bool(
+        set(local_aliases(function, pointer)) & called_names(function)
     )
 
 
 def function_pointer_pattern(module, params, context):
+    exception = params.get("raises") or "NotImplementedError"
     functions = [
         statement
         for statement in module.top_level()
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
     ]
     patches = [function for function in functions if is_patch_function(function)]
-    used = set()
+    called, patched = set(), set()
     for function in functions:
-        used |= declared_globals(function) | called_names(function)
+        called |= called_names(function)
+    for patch in patches:
+        patched |= declared_globals(patch)
+    # A function pointer is called somewhere or bound by a patch; a `None`
+    # handle that no one calls (a torch.library.Library) is no pointer.
     pointers = [
         name
         for statement in module.top_level()
@@ -623,7 +772,7 @@ def function_pointer_pattern(module, params, context):
         and isinstance(statement.value, ast.Constant)
         and statement.value.value is None
         for name in assignment_targets(statement)
-        if name.id.startswith("_") and name.id in used
+        if name.id.startswith("_") and (name.id in called or name.id in patched)
     ]
     if not patches and not pointers:
         return
@@ -636,29 +785,41 @@ def function_pointer_pattern(module, params, context):
         )
         return
     for pointer in pointers:
-        dispatchers = [
-            function
-            for function in functions
-            if not function.name.startswith("_")
-            and not is_patch_function(function)
-            and pointer.id in called_names(function)
-            and raises_when_none(function, pointer.id)
-        ]
-        if not dispatchers:
+        yield from pointer_findings(functions, patches, pointer, exception)
+
+
+def pointer_findings(functions, patches, pointer, exception):
+    dispatchers = [
+        function
+        for function in functions
+        if not function.name.startswith("_")
+        and not is_patch_function(function)
+        and calls_pointer(function, pointer.id)
+    ]
+    guard = "`if %s is None: raise %s(...)`" % (pointer.id, exception)
+    if not dispatchers:
+        yield record(
+            pointer,
+            name=pointer.id,
+            pointer=pointer.id,
+            missing="a public function that raises when `%s` is None and calls it" % pointer.id,
+        )
+    for function in dispatchers:
+        names = local_aliases(function, pointer.id)
+        for call in unchecked_calls(function.body, names, False, exception):
             yield record(
-                pointer,
-                name=pointer.id,
+                call,
+                name=function.name,
                 pointer=pointer.id,
-                missing="a public function that raises when `%s` is None and calls it" % pointer.id,
+                missing="the guard %s before this call in `%s()`" % (guard, function.name),
             )
-        if not any(pointer.id in declared_globals(patch) for patch in patches):
-            yield record(
-                pointer,
-                name=pointer.id,
-                pointer=pointer.id,
-                missing="an `apply_veomni_*_patch()` function that declares `global %s`"
-                % pointer.id,
-            )
+    if not any(pointer.id in declared_globals(patch) for patch in patches):
+        yield record(
+            pointer,
+            name=pointer.id,
+            pointer=pointer.id,
+            missing="an `apply_veomni_*_patch()` function that declares `global %s`" % pointer.id,
+        )
 
 
 def module_paths(module, scope):
@@ -687,6 +848,84 @@ def referenced_names(function):
         elif isinstance(node, ast.Attribute):
             names.add(node.attr)
     return names
+
+
+def names_through_calls(registry, function):
+    """The names `function` refers to, and those of the registry's own
+    top-level functions it calls, transitively: `format_kernel_functions()`
+    names every op `build_ALL_OPS()` does by iterating over it."""
+    local = {
+        statement.name: statement
+        for statement in registry.top_level()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    names, pending, seen = set(), [function], set()
+    while pending:
+        current = pending.pop()
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        names |= referenced_names(current)
+        pending.extend(local[name] for name in called_names(current) if name in local)
+    return names
+
+
+def dispatchers(module):
+    """The public functions of an op module that dispatch through a
+    module-level `_x = None` function pointer."""
+    pointers = {
+        name.id
+        for statement in module.top_level()
+        if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        and isinstance(statement.value, ast.Constant)
+        and statement.value.value is None
+        for name in assignment_targets(statement)
+        if name.id.startswith("_")
+    }
+    for function in public_functions(module):
+        if is_patch_function(function):
+            continue
+        if any(calls_pointer(function, pointer) for pointer in pointers):
+            yield function
+
+
+def exported_in(module, params, context):
+    """Each dispatcher of an op package is in the registry's `__all__`; in
+    the registry itself, each `__all__` entry is a name it binds."""
+    exports = context.exports(params)
+    if exports is None:
+        return
+    if context.paths[module.index] == context.paths[params.get("file_index", -1)]:
+        yield from unbound_exports(module, params)
+        return
+    for function in dispatchers(module):
+        if function.name not in exports:
+            yield record(
+                function,
+                name=function.name,
+                package=context.package_of(module),
+                file=params["file"],
+                problem="is missing from __all__ of %s" % params["file"],
+            )
+
+
+def unbound_exports(module, params):
+    entries, found, readable = declared_all(module)
+    bound = set(public_definitions(module))
+    for statement in module.top_level():
+        if isinstance(statement, ast.Import):
+            bound.update((a.asname or a.name.split(".")[0]) for a in statement.names)
+        for name, _ in from_imported_names(statement):
+            bound.add(name)
+    for name, node in entries:
+        if name not in bound:
+            yield record(
+                node,
+                name=name,
+                package="",
+                file=params["file"],
+                problem="is listed in __all__ of %s but not defined or imported there" % params["file"],
+            )
 
 
 def registered_in(module, params, context):
@@ -836,6 +1075,32 @@ class Context:
             self.registries[key] = self.read_registry(params)
         return self.registries[key]
 
+    def exports(self, params):
+        """The `__all__` entries of the registry file; None when it does
+        not parse or its `__all__` cannot be read."""
+        key = ("__all__", params.get("file_index"))
+        if key not in self.registries:
+            self.registries[key] = self.read_exports(params)
+        return self.registries[key]
+
+    def read_exports(self, params):
+        index = params.get("file_index")
+        if index is None:
+            return set()
+        registry = self.parse(index)
+        if registry is None:
+            return None
+        entries, found, readable = declared_all(registry)
+        if found and not readable:
+            return None
+        exports = {name for name, _ in entries}
+        # `from .op import op as op_forward` exports `op` as `op_forward`.
+        for statement in registry.top_level():
+            for name, alias in from_imported_names(statement):
+                if name in exports:
+                    exports.add(alias.name)
+        return exports
+
     def read_registry(self, params):
         index = params.get("file_index")
         if index is None:
@@ -852,7 +1117,7 @@ class Context:
         if not functions:
             return set()
         paths = module_paths(registry, registry.tree)
-        names = referenced_names(functions[0])
+        names = names_through_calls(registry, functions[0])
         packages = set(names)
         for name in names:
             path = paths.get(name)
@@ -866,6 +1131,7 @@ CHECKS = {
     "call-string-argument": call_string_argument,
     "decorated-function-name": decorated_function_name,
     "decorator-argument": decorator_argument,
+    "exported-in": exported_in,
     "forbidden-names": forbidden_names,
     "function-pointer-pattern": function_pointer_pattern,
     "guarded-import": guarded_import,

@@ -168,12 +168,47 @@ TEST(RuleLoaderTest, SecondDocumentWithoutAPlaceIsNoCrash) {
   EXPECT_EQ(llvm::toString(R.takeError()).rfind("fuzzed.yaml:", 0), 0u);
 }
 
+TEST(RuleLoaderTest, ExemptionsNeedASentenceAndAPlace) {
+  std::string Base = std::string(TextRule) + "exemptions:\n";
+  EXPECT_EQ(loadError("demo-abs-path.yaml", Base + "  - id: quoted\n    paths: [\"docs/**\"]\n"),
+            "demo/demo-abs-path.yaml:12: an exemption needs a non-empty string 'spec'");
+  EXPECT_EQ(loadError("demo-abs-path.yaml", Base + "  - id: quoted\n    spec: \"x\"\n"),
+            "demo/demo-abs-path.yaml:12: exemption 'quoted' must say where it applies: 'paths', "
+            "'outside' or 'captures'");
+  EXPECT_EQ(loadError("demo-abs-path.yaml",
+                      Base + "  - id: quoted\n    spec: \"x\"\n    captures: {match: \"(\"}\n"),
+            "demo/demo-abs-path.yaml:14: bad regex for capture 'match': parentheses not balanced");
+  EXPECT_EQ(loadError("demo-abs-path.yaml", Base + "  - id: quoted\n    spec: \"x\"\n    paths: "
+                                                   "[\"a/**\"]\n  - id: quoted\n    spec: \"y\"\n"
+                                                   "    paths: [\"b/**\"]\n"),
+            "demo/demo-abs-path.yaml:15: duplicate exemption id 'quoted'");
+}
+
+TEST(AuditTest, ExemptedFindingsAreSetApart) {
+  TempDir Dir;
+  Dir.write("rules/demo/demo-abs-path.yaml",
+            std::string(TextRule) + "exemptions:\n  - id: quoted-to-forbid\n    captures: "
+                                    "{context: \"Do not\"}\n    spec: \"do not write ...\"\n");
+  Dir.write("tree/docs/a.md", "# Build\n\nFrom /home/alice/x.\n\n## Do not\n\n- /home/bob/y\n");
+  auto Rules = loadRules({Dir.Path + "/rules"}, "");
+  ASSERT_TRUE(bool(Rules)) << errorText(Rules.takeError());
+  auto Repo = Repository::open(Dir.Path + "/tree");
+  ASSERT_TRUE(bool(Repo));
+  auto Result = auditRepository(*Repo, *Rules);
+  ASSERT_TRUE(bool(Result));
+  ASSERT_EQ(Result->Findings.size(), 1u);
+  EXPECT_EQ(Result->Findings[0].Line, 3u);
+  ASSERT_EQ(Result->Exempted.size(), 1u);
+  EXPECT_EQ(Result->Exempted[0].Line, 7u);
+  EXPECT_EQ(Result->Exempted[0].Exemption, "quoted-to-forbid");
+}
+
 TEST(RuleLoaderTest, UnknownKeyNamesItsLine) {
   std::string Text = TextRule;
   Text.insert(Text.find("kind:"), "colour: red\n");
   EXPECT_EQ(loadError("demo-abs-path.yaml", Text),
             "demo/demo-abs-path.yaml:4: unknown key 'colour'; expected one of: id, severity, "
-            "profiles, kind, files, exclude, message, fix, spec, match, tests");
+            "profiles, kind, files, exclude, message, fix, spec, match, exemptions, tests");
 }
 
 TEST(RuleLoaderTest, UnknownKindNamesItsLine) {
@@ -588,7 +623,7 @@ TEST(RendererTest, JsonHasSchemaFindingsAndSummary) {
   EXPECT_EQ(Doc["findings"][2]["state"], "suppressed");
   EXPECT_EQ(Doc["findings"][2]["reason"], "quoted log");
   EXPECT_EQ(Doc["summary"], nlohmann::json::parse(R"({"files": 4, "rules": 1, "new": 2,
-              "baselined": 1, "suppressed": 1,
+              "baselined": 1, "suppressed": 1, "exempted": 0,
               "new_by_severity": {"error": 1, "warning": 1, "note": 0}})"));
 }
 

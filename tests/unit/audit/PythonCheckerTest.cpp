@@ -275,10 +275,12 @@ TEST(PythonCheckerTest, FunctionPointerPattern) {
   Rule R = makeRule("veomni-pointer", "python", {"veomni/ops/*/__init__.py"},
                     {{"check", "function-pointer-pattern"}}, "`{name}` lacks {missing}");
   EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
-            "veomni/ops/fused_rope/__init__.py:1:1: veomni-pointer: `_rope` lacks a public "
-            "function that raises when `_rope` is None and calls it\n"
             "veomni/ops/fused_rope/__init__.py:1:1: veomni-pointer: `_rope` lacks an "
             "`apply_veomni_*_patch()` function that declares `global _rope`\n"
+            // The public function calls the pointer before any None check.
+            "veomni/ops/fused_rope/__init__.py:3:12: veomni-pointer: `fused_rope` lacks the guard "
+            "`if _rope is None: raise NotImplementedError(...)` before this call in "
+            "`fused_rope()`\n"
             "veomni/ops/loss/__init__.py:1:1: veomni-pointer: `apply_veomni_loss_patch` lacks a "
             "module-level `_<op> = None` function pointer\n");
 }
@@ -425,7 +427,8 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
   EXPECT_EQ(Error({{"check", "decorated-function-named"}}),
             "rules/x-rule.yaml:10: rule 'x-rule': unknown python check "
             "'decorated-function-named'; expected one of: all-equals-public-names, "
-            "call-string-argument, decorated-function-name, decorator-argument, forbidden-names, "
+            "call-string-argument, decorated-function-name, decorator-argument, exported-in, "
+            "forbidden-names, "
             "function-pointer-pattern, guarded-import, module-state, no-partial-alias, "
             "public-wrapper-calls, registered-in, section-order");
   // check 10, decorater 11, name 12.

@@ -48,8 +48,11 @@ struct AuditOptions {
 struct AuditResult {
   std::string Root;
   std::string Profile;
-  std::vector<Rule> Rules;                      ///< The rules that ran, sorted by id.
-  std::vector<Finding> Findings;                ///< Sorted by file, line, column, rule.
+  std::vector<Rule> Rules;       ///< The rules that ran, sorted by id.
+  std::vector<Finding> Findings; ///< Sorted by file, line, column, rule.
+  /// Findings an exemption of their rule covers (Finding::Exemption set):
+  /// cases the spec excepts, kept apart so that reports can count them.
+  std::vector<Finding> Exempted;
   std::map<std::string, double> CheckerSeconds; ///< Wall time per rule kind.
   size_t FilesAudited = 0;
 };

@@ -45,6 +45,9 @@ struct Finding {
   std::string Fingerprint;
   FindingState State = FindingState::New;
   std::string Reason; ///< The suppression's reason, for Suppressed.
+  /// The id of the rule's exemption that covers it (the spec excepts this
+  /// case); such findings are set apart, never reported as violations.
+  std::string Exemption;
 };
 
 } // namespace opmig::audit

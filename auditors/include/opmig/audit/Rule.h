@@ -20,6 +20,18 @@
 
 namespace opmig::audit {
 
+/// A case the spec itself excepts from a rule (`exemptions:` in the rule
+/// file): a finding of the rule that matches it is dropped, and reported as
+/// exempted. Each one quotes the spec sentence that grants it.
+struct Exemption {
+  std::string Id;                              ///< Kebab-case, unique within the rule.
+  std::vector<std::string> Paths;              ///< The finding's file matches one (empty: any).
+  std::vector<std::string> Outside;            ///< The finding's file matches none of these.
+  std::map<std::string, std::string> Captures; ///< Capture name -> regex it must match.
+  std::string Spec;                            ///< The sentence granting it, quoted.
+  unsigned Line = 0;                           ///< Where it starts in the rule file.
+};
+
 struct Rule {
   std::string Id;
   Severity Level = Severity::Error;
@@ -31,6 +43,7 @@ struct Rule {
   std::string Fix;
   std::string Spec; ///< The sentence of the convention it enforces.
   nlohmann::json Match;
+  std::vector<Exemption> Exemptions;
   std::vector<std::string> Tests; ///< Fixture folders, relative to the rule file's folder.
   std::string Origin;             ///< The rule file.
   unsigned Line = 0;              ///< Where the rule starts in it.
@@ -40,6 +53,11 @@ struct Rule {
 
 /// Whether `R` applies to `RelativePath` (its Files globs, minus Exclude).
 bool appliesTo(const Rule &R, const std::string &RelativePath);
+
+/// The first exemption of `R` covering a finding in `File` with `Captures`;
+/// null when none does.
+const Exemption *exemptionFor(const Rule &R, const std::string &File,
+                              const std::map<std::string, std::string> &Captures);
 
 } // namespace opmig::audit
 
