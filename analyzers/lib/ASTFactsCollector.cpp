@@ -163,6 +163,9 @@ public:
   void markDefinition(const std::string &Usr, const Decl *D) {
     SymbolFact &Sym = Facts.Symbols[Usr];
     Sym.IsDefinition = true;
+    if (const auto *FD = dyn_cast<FunctionDecl>(D))
+      Sym.EmittedWhereIncluded = !FD->isInlined() && !FD->isTemplated() && !FD->isDefaulted() &&
+                                 !FD->isDeleted() && FD->isExternallyVisible();
     Sym.File = Locs.fileOf(D->getLocation());
     Sym.Line = Locs.lineOf(D->getLocation());
     const SourceManager &SM = Locs.sourceManager();

@@ -407,8 +407,9 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
             [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
 }
 
-/// Definitions that sit in copied TUs without being needed: compiled along,
-/// they link only if what they reference comes along too.
+/// Definitions that sit in copied files without being needed (in a TU, or
+/// emitted by every includer of a header): compiled along, they link only
+/// if what they reference comes along too.
 void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
                               const std::set<std::string> &RegistrationOnly) const {
   std::set<std::string> ProvidedInClosure; ///< Specializations a closure file provides.
@@ -421,7 +422,7 @@ void Analysis::reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
   for (const auto &[Usr, Sym] : Program.Symbols) {
     if (!Sym.IsDefinition || !isLinkable(Sym.Kind) || Closure.Symbols.count(Usr) ||
         !Closure.Files.count(Sym.File) || RegistrationOnly.count(Sym.File) ||
-        !isTranslationUnitName(Sym.File))
+        !(isTranslationUnitName(Sym.File) || Sym.EmittedWhereIncluded))
       continue;
     SiblingDefinition Sibling{
         Sym.Name, {Tree.relative(Sym.File), Sym.Line}, Sym.BeginOffset, Sym.EndOffset, {}, {}};

@@ -34,9 +34,13 @@ public:
         ExternalsOf[Include.Includer].insert(Include.Resolved.empty() ? Include.Spelling
                                                                       : Include.Resolved);
     }
-    for (const auto &[Usr, Sym] : Program.Symbols)
-      if (Sym.IsDefinition && isLinkable(Sym.Kind))
-        LinkableDefinitionsIn[Sym.File].push_back(Usr);
+    for (const auto &[Usr, Sym] : Program.Symbols) {
+      if (!Sym.IsDefinition)
+        continue;
+      DefinitionsIn[Sym.File].push_back(Usr);
+      if (isSliceable(Sym))
+        SliceableDefinitionsIn[Sym.File].push_back(Usr);
+    }
   }
 
   SymbolClosure run(const std::vector<std::string> &Entries) {
@@ -44,7 +48,7 @@ public:
       SymbolQueue.push_back(Entry);
     do
       drainQueues();
-    while (followTranslationUnitIncludes());
+    while (followDeferredIncludes());
     recordDroppedIncludes();
     return std::move(Result);
   }
@@ -100,12 +104,19 @@ private:
       SymbolQueue.insert(SymbolQueue.end(), Children->second.begin(), Children->second.end());
   }
 
+  /// A definition that comes out of its file when not needed: any linkable
+  /// one of a TU, one a header makes every includer emit.
+  static bool isSliceable(const SymbolFact &Sym) {
+    return isLinkable(Sym.Kind) && (isTranslationUnitName(Sym.File) || Sym.EmittedWhereIncluded);
+  }
+
   void visitFile(const std::string &File) {
     if (NoFollow.count(File))
       return;
-    // A TU's includes wait until the symbols it needs are known.
-    if (isTranslationUnitName(File))
-      PendingTUs.insert(File);
+    // The includes of a file that may be sliced wait until the symbols it
+    // needs are known.
+    if (isTranslationUnitName(File) || SliceableDefinitionsIn.count(File))
+      Deferred.insert(File);
     else if (auto Includes = IncludesOf.find(File); Includes != IncludesOf.end())
       for (const auto &[Included, Directives] : Includes->second)
         followInclude(File, Included);
@@ -118,28 +129,49 @@ private:
       needFile(Included).IncludedBy.insert(Includer);
   }
 
-  /// Follows the includes each needed TU wants now; true when the closure
-  /// grew. A TU without siblings is copied whole and wants every include.
-  bool followTranslationUnitIncludes() {
+  /// Follows the includes each deferred file wants now; true when the
+  /// closure grew. A file without siblings is copied whole and wants every
+  /// include.
+  bool followDeferredIncludes() {
     size_t Before = Followed.size();
     std::set<std::string> Used = usedFiles();
-    for (const std::string &TU : PendingTUs) {
-      auto Includes = IncludesOf.find(TU);
+    for (const std::string &File : Deferred) {
+      auto Includes = IncludesOf.find(File);
       if (Includes == IncludesOf.end())
         continue;
-      if (!definesSiblings(TU)) {
+      if (!definesSiblings(File)) {
         for (const auto &[Included, Directives] : Includes->second)
-          followInclude(TU, Included);
+          followInclude(File, Included);
         continue;
       }
-      for (const std::string &Included : includesUsedBy(TU, Includes->second, Used))
-        followInclude(TU, Included);
+      std::set<std::string> UsedHere = Used;
+      addFilesDeclaringRefsOfKept(File, UsedHere);
+      for (const std::string &Included : includesUsedBy(File, Includes->second, UsedHere))
+        followInclude(File, Included);
     }
     return Followed.size() != Before;
   }
 
-  /// The includes of a TU with siblings that its needed code uses: those
-  /// declaring something needed, then those through which alone a needed
+  /// What the definitions that stay in `File` (all but its siblings: inline
+  /// functions, classes, templates, needed code) refer to must stay declared.
+  void addFilesDeclaringRefsOfKept(const std::string &File, std::set<std::string> &Used) const {
+    auto Definitions = DefinitionsIn.find(File);
+    if (Definitions == DefinitionsIn.end())
+      return;
+    for (const std::string &Usr : Definitions->second) {
+      const SymbolFact &Sym = Program.Symbols.at(Usr);
+      if (isSliceable(Sym) && !Result.Symbols.count(Usr))
+        continue;
+      for (const std::string &Ref : Sym.Refs)
+        if (auto It = Program.Symbols.find(Ref); It != Program.Symbols.end()) {
+          Used.insert(It->second.File);
+          Used.insert(It->second.DeclaredIn.begin(), It->second.DeclaredIn.end());
+        }
+    }
+  }
+
+  /// The includes of a file with siblings that its kept code uses: those
+  /// declaring something it uses, then those through which alone a needed
   /// file (or an external header) is reached.
   std::vector<std::string> includesUsedBy(const std::string &TU, const IncludeMap &Includes,
                                           const std::set<std::string> &Used) {
@@ -170,9 +202,9 @@ private:
     return Wanted;
   }
 
-  bool definesSiblings(const std::string &TU) const {
-    auto It = LinkableDefinitionsIn.find(TU);
-    return It != LinkableDefinitionsIn.end() &&
+  bool definesSiblings(const std::string &File) const {
+    auto It = SliceableDefinitionsIn.find(File);
+    return It != SliceableDefinitionsIn.end() &&
            llvm::any_of(It->second,
                         [&](const std::string &Usr) { return !Result.Symbols.count(Usr); });
   }
@@ -214,7 +246,7 @@ private:
   }
 
   void recordDroppedIncludes() {
-    for (const std::string &TU : PendingTUs) {
+    for (const std::string &TU : Deferred) {
       auto Includes = IncludesOf.find(TU);
       if (Includes == IncludesOf.end())
         continue;
@@ -243,8 +275,11 @@ private:
   std::map<std::string, IncludeMap> IncludesOf;
   /// Headers outside the tree each file includes (resolved, or as spelled).
   std::map<std::string, std::set<std::string>> ExternalsOf;
-  std::map<std::string, std::vector<std::string>> LinkableDefinitionsIn;
-  std::set<std::string> PendingTUs; ///< Needed TUs whose includes are followed later.
+  std::map<std::string, std::vector<std::string>> DefinitionsIn;
+  std::map<std::string, std::vector<std::string>> SliceableDefinitionsIn;
+  /// Needed files that may be sliced (TUs, headers with emitted
+  /// definitions), whose includes are followed later.
+  std::set<std::string> Deferred;
   std::set<std::pair<std::string, std::string>> Followed;
   std::map<std::string, std::set<std::string>> Reach;
   std::deque<std::string> SymbolQueue, FileQueue;

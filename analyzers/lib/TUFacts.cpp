@@ -52,7 +52,8 @@ NLOHMANN_JSON_SERIALIZE_ENUM(AnalysisDiagnostic::Level,
                               {AnalysisDiagnostic::Level::Error, "error"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffset, EndOffset,
-                                   IsDefinition, Refs, Specializations, Parent, DeclaredIn)
+                                   IsDefinition, EmittedWhereIncluded, Refs, Specializations,
+                                   Parent, DeclaredIn)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
                                    HasIncludeOnly)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)

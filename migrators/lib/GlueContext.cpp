@@ -19,6 +19,16 @@ std::string relativeTo(llvm::StringRef Path, llvm::StringRef Dir) {
   return Path.str();
 }
 
+/// The declaration inside the namespace the target function lives in: a
+/// binding that names `svdq::ops::gemm` needs it declared there, not in the
+/// profile's namespace.
+std::string scopedDeclaration(llvm::StringRef Namespace, const std::string &Declaration) {
+  if (Namespace.empty())
+    return Declaration + ";";
+  return "namespace " + Namespace.str() + " {\n" + Declaration + ";\n} // namespace " +
+         Namespace.str();
+}
+
 json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
   json Params = json::array(), TensorParams = json::array();
   std::vector<std::string> PyParams, PyArgs, AdapterArgs;
@@ -36,8 +46,10 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
     PyParams.push_back(Param.Name + ": " + Param.PyAnnotation);
     PyArgs.push_back(Param.Name);
   }
-  llvm::StringRef Unqualified = llvm::StringRef(Planned.TargetFunction).rsplit("::").second;
-  std::string CppName = Unqualified.empty() ? Planned.TargetFunction : Unqualified.str();
+  auto [Namespace, Unqualified] = llvm::StringRef(Planned.TargetFunction).rsplit("::");
+  if (Unqualified.empty())
+    std::swap(Namespace, Unqualified); // A global function: no `::` to split at.
+  std::string CppName = Unqualified.str();
   return {
       {"name", Planned.Name},
       {"cpp_function", Planned.TargetFunction},
@@ -49,6 +61,8 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
       {"upstream_function", Planned.UpstreamFunction},
       {"schema", Sig.Schema},
       {"cpp_declaration", Sig.CppDeclaration},
+      {"cpp_namespace", Namespace.str()},
+      {"scoped_declaration", scopedDeclaration(Namespace, Sig.CppDeclaration)},
       {"py_params", llvm::join(PyParams, ", ")},
       {"py_args", llvm::join(PyArgs, ", ")},
       {"py_return", Sig.PyReturn},
@@ -123,6 +137,22 @@ json glueContext(const MigrationPlan &Plan, const Profile &P, const std::vector<
   Context["binding_header_include"] = Plan.Includes == IncludeStyle::RelativeToRoot
                                           ? relativeTo(BindingHeader, Plan.IncludeRoot)
                                           : Plan.Domain + ".h";
+
+  // An entry defined in a header (non-inline wrappers, as in nunchaku's
+  // ops.h) is compiled where the binding includes it.
+  std::vector<std::string> EntryHeaders;
+  for (const PlannedOp &Op : Plan.Ops) {
+    auto Target = Plan.FileMap.find(Op.UpstreamFile);
+    if (Target == Plan.FileMap.end() || isTranslationUnitPath(Target->second))
+      continue;
+    std::string Include = Plan.Includes == IncludeStyle::RelativeToRoot
+                              ? relativeTo(Target->second, Plan.IncludeRoot)
+                              : relativeTo(Target->second, Plan.NativeDir);
+    if (!llvm::is_contained(EntryHeaders, Include))
+      EntryHeaders.push_back(std::move(Include));
+  }
+  Context["any_entry_header"] = !EntryHeaders.empty();
+  Context["entry_header_includes"] = EntryHeaders;
 
   json OpList = json::array();
   for (size_t I = 0; I < Ops.size(); ++I) {

@@ -186,7 +186,8 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
   std::set<std::string> Seen;
   for (const analyze::ResolvedEntry &Entry : Analysis.Entries) {
     PlannedOp Op{opNameOf(Entry), Entry.Function,
-                 renamedQualifiedName(Entry.Function, Plan.Renames, Plan.WrapGlobalInto)};
+                 renamedQualifiedName(Entry.Function, Plan.Renames, Plan.WrapGlobalInto),
+                 Entry.Loc.File};
     if (!Seen.insert(Op.Name).second)
       return inputError("two entries register as op '", Op.Name, "'; pass each entry once");
     Plan.Ops.push_back(std::move(Op));

@@ -87,6 +87,11 @@ const GoldenCase Cases[] = {
     {"multi_op_fused_fwd", fixture("upstream/multi_op"), {"fused_fwd"}, true},
     {"sibling_headers_rms_norm", fixture("upstream/sibling_headers"), {"rms_norm"}, true},
     {"sibling_headers_gelu", fixture("upstream/sibling_headers"), {"gelu"}, true},
+    // Torch-facing wrappers with bodies in a header (nunchaku's ops.h): the
+    // unneeded ones are siblings, with the includes only they use; a
+    // non-template kernel defined in a header goes with its only caller.
+    {"header_bodies_gemm", fixture("upstream/header_bodies"), {"hb::ops::gemm"}, true},
+    {"header_bodies_quantize", fixture("upstream/header_bodies"), {"hb::ops::quantize"}, true},
     {"pybind_gelu", fixture("upstream/pybind_mod"), {"gelu"}},
     {"pybind_gelu_backward", fixture("upstream/pybind_mod"), {"gelu_backward"}},
     // nvcc-only code Clang rejects: a partial result, closure still exact.

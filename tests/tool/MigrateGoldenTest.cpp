@@ -54,6 +54,20 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
 
   expectPythonParses(Box.Target, Changes);
 
+  // Every generated C++ file compiles against the migrated tree: a binding
+  // that names a function no header it includes declares fails here.
+  for (const nlohmann::json &Change : Report["changes"]) {
+    std::string Path = Change["path"].get<std::string>();
+    bool Cpp = Path.size() > 4 && Path.compare(Path.size() - 4, 4, ".cpp") == 0;
+    if (Change["kind"] != "generated" || !Cpp)
+      continue;
+    ToolResult Compiled = runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem",
+                                      std::string(OPMIG_FIXTURES_DIR) + "/stubs/include", "-I",
+                                      Box.Target + "/" + Report["include_root"].get<std::string>(),
+                                      Box.Target + "/" + Path});
+    EXPECT_EQ(Compiled.ExitCode, 0) << Path << "\n" << Compiled.Stdout << Compiled.Stderr;
+  }
+
   // The migrated native tree, alone: every TU compiles (host and device) and
   // the objects link with no tree symbol left undefined.
   std::string NativeDir = Box.Target + "/" + Report["native_dir"].get<std::string>();
@@ -136,6 +150,23 @@ INSTANTIATE_TEST_SUITE_P(
                                     "tests/fixtures/targets/cache_dit_spec_shaped",
                                     "cache-dit",
                                     "attn"},
+                      // Torch-facing wrappers with bodies in a
+                      // header: the siblings and the includes
+                      // only they use go, and the binding
+                      // includes the header that defines them.
+                      MigrationCase{"header_bodies_generic",
+                                    "tests/fixtures/upstream/header_bodies",
+                                    {"hb::ops::gemm", "hb::ops::quantize"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "hb"},
+                      MigrationCase{"header_bodies_cache_dit",
+                                    "tests/fixtures/upstream/header_bodies",
+                                    {"hb::ops::gemm"},
+                                    "tests/fixtures/targets/cache_dit_like",
+                                    "cache-dit",
+                                    "hb",
+                                    {"--rename-namespace", "hb=hb"}},
                       MigrationCase{"pybind_cache_dit",
                                     "tests/fixtures/upstream/pybind_mod",
                                     {"gelu_forward"},

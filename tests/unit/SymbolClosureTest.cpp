@@ -329,3 +329,45 @@ TEST(SymbolClosureTest, EveryDirectiveOfADroppedHeaderIsListed) {
 }
 
 } // namespace
+
+//===----------------------------------------------------------------------===//
+// Headers with bodies every includer emits
+//===----------------------------------------------------------------------===//
+
+/// `ops.h` holds two non-inline wrappers and an inline helper; the entry
+/// wrapper and the sibling each reach a header of their own.
+ProgramBuilder wrappersInAHeader() {
+  ProgramBuilder P;
+  P.define("entry", "/src/ops.h", {"x"}).EmittedWhereIncluded = true;
+  P.define("sibling", "/src/ops.h", {"y"}).EmittedWhereIncluded = true;
+  P.define("helper", "/src/ops.h", {"h"}); // inline: no TU emits it unless used
+  P.declare("x", "/src/x.h");
+  P.declare("y", "/src/y.h");
+  P.declare("h", "/src/h.h");
+  P.include("/src/ops.h", "/src/x.h");
+  P.include("/src/ops.h", "/src/y.h");
+  P.include("/src/ops.h", "/src/h.h");
+  return P;
+}
+
+TEST(SymbolClosureTest, HeaderWithEmittedBodiesIsSlicedLikeATU) {
+  SymbolClosure Closure = wrappersInAHeader().closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/ops.h", "/src/x.h", "/src/h.h"}));
+  EXPECT_EQ(droppedIncludes(Closure, "/src/ops.h"), std::vector<std::string>{"/src/y.h"});
+}
+
+TEST(SymbolClosureTest, WhatKeptInlineCodeCallsStaysDeclared) {
+  ProgramBuilder P = wrappersInAHeader();
+  P.Program.Symbols.at("helper").Refs = {"y"};
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_TRUE(Closure.Files.count("/src/y.h")) << "the inline helper stays, and calls y";
+  EXPECT_EQ(droppedIncludes(Closure, "/src/ops.h"), std::vector<std::string>{"/src/h.h"});
+}
+
+TEST(SymbolClosureTest, HeaderOfInlineCodeOnlyKeepsEveryInclude) {
+  ProgramBuilder P = wrappersInAHeader();
+  P.Program.Symbols.at("entry").EmittedWhereIncluded = false;
+  P.Program.Symbols.at("sibling").EmittedWhereIncluded = false;
+  SymbolClosure Closure = P.closure({"entry"});
+  EXPECT_EQ(filesOf(Closure), (Names{"/src/ops.h", "/src/x.h", "/src/y.h", "/src/h.h"}));
+}

@@ -34,6 +34,10 @@ struct SymbolFact {
   unsigned Line = 0;
   unsigned BeginOffset = 0, EndOffset = 0; ///< [Begin, End) bytes of a definition.
   bool IsDefinition = false;
+  /// A definition whose code every TU that includes its file emits (a
+  /// function neither inline nor a template): in a header, it links only if
+  /// what it calls comes along, needed or not.
+  bool EmittedWhereIncluded = false;
   std::set<std::string> Refs; ///< Symbols a definition needs.
   /// Template specializations it uses whose code this TU cannot generate
   /// (explicit specializations, or templates whose body is not visible):

@@ -41,6 +41,7 @@ struct PlannedOp {
   std::string Name;             ///< Registered op name.
   std::string UpstreamFunction; ///< Qualified, in upstream.
   std::string TargetFunction;   ///< Qualified, in the target.
+  std::string UpstreamFile;     ///< Where the entry is defined, relative to --source.
 };
 
 struct MigrationPlan {

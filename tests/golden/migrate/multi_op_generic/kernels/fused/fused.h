@@ -11,7 +11,5 @@
 #include <vector>
 
 namespace opmig::kernels::fused {
-
 at::Tensor fused_fwd(const at::Tensor &a, const at::Tensor &b);
-
 } // namespace opmig::kernels::fused

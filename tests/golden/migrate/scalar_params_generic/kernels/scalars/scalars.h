@@ -11,9 +11,13 @@
 #include <vector>
 
 namespace opmig::kernels::scalars {
-
 at::Tensor scale_shift(const at::Tensor &x, float scale, int shift);
-void fill_value(at::Tensor &out, float value, std::optional<long long> count);
-at::Tensor add_bias(const at::Tensor &x, double bias);
+} // namespace opmig::kernels::scalars
 
+namespace opmig::kernels::scalars {
+void fill_value(at::Tensor &out, float value, std::optional<long long> count);
+} // namespace opmig::kernels::scalars
+
+namespace opmig::kernels::scalars {
+at::Tensor add_bias(const at::Tensor &x, double bias);
 } // namespace opmig::kernels::scalars

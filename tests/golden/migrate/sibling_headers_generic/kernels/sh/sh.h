@@ -11,8 +11,9 @@
 #include <vector>
 
 namespace opmig::kernels::sh {
-
 at::Tensor rms_norm_op(const at::Tensor &x);
-at::Tensor gelu_op(const at::Tensor &x);
+} // namespace opmig::kernels::sh
 
+namespace opmig::kernels::sh {
+at::Tensor gelu_op(const at::Tensor &x);
 } // namespace opmig::kernels::sh

@@ -11,11 +11,21 @@
 #include <vector>
 
 namespace opmig::kernels::tl {
-
 void axpy_op(const at::Tensor &x, at::Tensor &y);
-at::Tensor scale_rows_op(const at::Tensor &x);
-at::Tensor gate_op(const at::Tensor &x);
-at::Tensor bias_act_op(const at::Tensor &x, bool relu);
-at::Tensor pack_op(const at::Tensor &x);
+} // namespace opmig::kernels::tl
 
+namespace opmig::kernels::tl {
+at::Tensor scale_rows_op(const at::Tensor &x);
+} // namespace opmig::kernels::tl
+
+namespace opmig::kernels::tl {
+at::Tensor gate_op(const at::Tensor &x);
+} // namespace opmig::kernels::tl
+
+namespace opmig::kernels::tl {
+at::Tensor bias_act_op(const at::Tensor &x, bool relu);
+} // namespace opmig::kernels::tl
+
+namespace opmig::kernels::tl {
+at::Tensor pack_op(const at::Tensor &x);
 } // namespace opmig::kernels::tl

@@ -10,7 +10,5 @@
 #include <vector>
 
 namespace cache_dit::gelu {
-
 at::Tensor gelu_forward(const at::Tensor &x);
-
 } // namespace cache_dit::gelu

@@ -10,7 +10,5 @@
 #include <vector>
 
 namespace cache_dit::attn {
-
 std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor &v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const at::Tensor &lse_b);
-
 } // namespace cache_dit::attn

@@ -10,7 +10,5 @@
 #include <vector>
 
 namespace veomni::ops::cuda_rms_norm {
-
 at::Tensor rms_norm(const at::Tensor &x, const at::Tensor &weight, double eps);
-
 } // namespace veomni::ops::cuda_rms_norm

@@ -1,0 +1,10 @@
+// Migrated by opmig from example.org/header_bodies_cache_dit at 0123456789abcdef0123456789abcdef01234567: src/kernels/gemm/gemm.h
+#pragma once
+
+#include "hb/src/interop/view.h"
+
+namespace hb::kernels {
+
+void gemm(View out, View a, View b);
+
+} // namespace hb::kernels
