@@ -414,7 +414,8 @@ public:
     if (FD->getTemplateSpecializationKind() == TSK_ExplicitSpecialization &&
         FD->doesThisDeclarationHaveABody())
       recordInstantiation(FD, FD->getLocation());
-    if (FD->doesThisDeclarationHaveABody())
+    // `= delete` and `= default` define the function too: nothing to link.
+    if (FD->doesThisDeclarationHaveABody() || FD->isDeleted() || FD->isExplicitlyDefaulted())
       recordDefinition(FD);
     else
       Table.symbolFor(FD);

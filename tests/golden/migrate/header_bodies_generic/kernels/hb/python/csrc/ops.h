@@ -18,6 +18,7 @@ inline void check_same_device(const torch::Tensor &a, const torch::Tensor &b) {
 }
 
 void gemm(torch::Tensor out, torch::Tensor a, torch::Tensor b) {
+  OpContext ctx;
   check_same_device(a, b);
   opmig::kernels::hb::kernels::gemm(to_view(out), to_view(a), to_view(b));
 }

@@ -7,6 +7,15 @@
 #include "hb/src/interop/view.h"
 
 namespace opmig::kernels::hb {
+// A scope guard as nunchaku's TorchOpContext: deleted copies and a defaulted constructor are
+// defined by their `= delete` / `= default`, nothing to link.
+class OpContext {
+public:
+  OpContext() = default;
+  OpContext(const OpContext &) = delete;
+  OpContext &operator=(const OpContext &) = delete;
+};
+
 inline opmig::kernels::hb::View to_view(const torch::Tensor &t) {
   return opmig::kernels::hb::View{t.data_ptr(), t.numel(), t.is_cuda() ? 1 : 0};
 }

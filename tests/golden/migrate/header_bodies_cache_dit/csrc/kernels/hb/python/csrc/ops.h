@@ -17,6 +17,7 @@ inline void check_same_device(const torch::Tensor &a, const torch::Tensor &b) {
 }
 
 void gemm(torch::Tensor out, torch::Tensor a, torch::Tensor b) {
+  cache_dit::hb::OpContext ctx;
   check_same_device(a, b);
   ::hb::kernels::gemm(cache_dit::hb::to_view(out), cache_dit::hb::to_view(a), cache_dit::hb::to_view(b));
 }
