@@ -331,6 +331,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   if (!Database) {
     R.InferredFlags = Inferred.Args;
     R.InferredFrom = Upstream.ReadFrom;
+    R.UpstreamNvccFlags = Upstream.NvccFlags;
   }
   R.Torch = Toolchain.Torch;
   for (const std::string &TU : ParsedTUs)

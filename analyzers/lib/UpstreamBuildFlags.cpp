@@ -20,11 +20,12 @@ using llvm::StringRef;
 
 namespace {
 
-/// Prints `std=`, `define=` and `include=` lines for the setup.py named by
-/// argv[1]: flags in any string constant, and the paths given to
+/// Prints `std=`, `define=`, `nvcc=` and `include=` lines for the setup.py
+/// named by argv[1]: flags in any string constant, and the paths given to
 /// `include_dirs=` or assigned to a name containing "include".
 constexpr StringRef SetupScript = R"py(
 import ast, sys
+NVCC_LANGUAGE_FLAGS = {"expt-relaxed-constexpr", "expt-extended-lambda", "extended-lambda"}
 tree = ast.parse(open(sys.argv[1], encoding="utf-8", errors="replace").read())
 def text(n):
     return n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else None
@@ -54,6 +55,8 @@ for node in ast.walk(tree):
             print("define=" + token)
         elif token.startswith("-I") and len(token) > 2:
             print("include=" + token[2:])
+        elif token.lstrip("-") in NVCC_LANGUAGE_FLAGS:
+            print("nvcc=--" + token.lstrip("-"))
     for value in include_values(node):
         elements = [value] + [e for n in ast.walk(value) if isinstance(n, (ast.List, ast.Tuple)) for e in n.elts]
         for element in elements:
@@ -114,6 +117,8 @@ void readSetupFlags(StringRef Output, const std::string &Root, UpstreamBuildFlag
       addDefine(Value.str(), Flags);
     else if (Key == "include")
       addIncludeDir(Value, Root, Flags);
+    else if (Key == "nvcc" && !llvm::is_contained(Flags.NvccFlags, Value))
+      Flags.NvccFlags.push_back(Value.str());
   }
 }
 

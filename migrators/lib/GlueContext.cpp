@@ -83,18 +83,6 @@ bool isTranslationUnitPath(const std::string &Path) {
   return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx" || Ext == ".c";
 }
 
-unsigned closureCxxStandard(const std::map<std::string, std::vector<std::string>> &TUFlags) {
-  unsigned Standard = 17;
-  for (const auto &[File, Flags] : TUFlags)
-    for (llvm::StringRef Flag : Flags) {
-      unsigned Number = 0;
-      if ((Flag.consume_front("-std=c++") || Flag.consume_front("-std=gnu++")) &&
-          !Flag.getAsInteger(10, Number))
-        Standard = std::max(Standard, Number);
-    }
-  return Standard;
-}
-
 json baseContext(const MigrationPlan &Plan, const Profile &P) {
   // `cache_dit._C_attn`: package `cache_dit`, module name `_C_attn`.
   llvm::StringRef Extension(Plan.Extension);

@@ -23,10 +23,6 @@ namespace opmig::migrate {
 /// The keys that only depend on the plan: enough to expand path templates.
 nlohmann::json baseContext(const MigrationPlan &Plan, const Profile &P);
 
-/// The newest `-std=c++N` among the closure TUs' flags (what the analysis
-/// parsed with: the upstream's, or what its torch demands), 17 when none says.
-unsigned closureCxxStandard(const std::map<std::string, std::vector<std::string>> &TUFlags);
-
 /// The full context. `GeneratedPaths` are the target paths of the
 /// profile's generated files, so that build glue can list them.
 nlohmann::json glueContext(const MigrationPlan &Plan, const Profile &P,

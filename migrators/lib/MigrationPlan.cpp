@@ -148,6 +148,11 @@ llvm::Expected<MigrationPlan> planDomain(const Profile &P, const std::string &Do
       return Value.takeError();
     F.Out = std::move(*Value);
   }
+  Context["native_dir"] = Plan.NativeDir;
+  llvm::Expected<std::string> ThirdParty = expand(P.ThirdPartyDir, Context, P, "third_party_dir");
+  if (!ThirdParty)
+    return ThirdParty.takeError();
+  Plan.ThirdPartyDir = std::move(*ThirdParty);
   Plan.Includes = P.Includes;
   return Plan;
 }

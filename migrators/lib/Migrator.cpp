@@ -1,5 +1,6 @@
 #include "opmig/migrate/Migrator.h"
 
+#include "BuildFlagsContext.h"
 #include "CppNames.h"
 #include "GlueContext.h"
 #include "UpstreamProbe.h"
@@ -360,7 +361,12 @@ llvm::Error Pipeline::derive() {
 llvm::Error Pipeline::render(const UpstreamInfo &Upstream,
                              const std::vector<std::string> &Generated) {
   json Context = glueContext(R.Plan, P, R.Ops, Upstream, Generated, Options.ToolVersion);
-  Context["cxx_standard"] = closureCxxStandard(R.Analysis.TUFlags);
+  R.ThirdParty = thirdPartyDependencies(R.Analysis, R.Plan);
+  for (ThirdPartyDependency &Party : R.ThirdParty)
+    Party.Present = llvm::all_of(Party.Headers, [&](const std::string &Header) {
+      return fs::exists(joinPath(TargetRoot, Header));
+    });
+  Context.update(buildFlagsContext(R.Analysis, R.Plan, R.ThirdParty));
   llvm::Expected<std::vector<GeneratedOutput>> Outputs =
       renderProfile(P, Context, TargetRoot, Options.Bootstrap);
   if (!Outputs)

@@ -116,12 +116,13 @@ public:
     Where Top;
     if (!Root.is_object())
       return problem(Top, "a profile is a JSON object");
-    if (llvm::Error E = checkKeys(Root, Top,
-                                  {"schema", "name", "description", "native_dir", "namespace",
-                                   "op_namespace", "extension", "includes", "wrap_global_namespace",
-                                   "provenance_comment", "required_target_files", "files", "edits"},
-                                  {"schema", "name", "native_dir", "namespace", "op_namespace",
-                                   "includes", "provenance_comment"}))
+    if (llvm::Error E =
+            checkKeys(Root, Top,
+                      {"schema", "name", "description", "native_dir", "namespace", "op_namespace",
+                       "extension", "includes", "wrap_global_namespace", "provenance_comment",
+                       "third_party_dir", "required_target_files", "files", "edits"},
+                      {"schema", "name", "native_dir", "namespace", "op_namespace", "includes",
+                       "provenance_comment"}))
       return E;
     Profile P;
     P.Folder = Folder;
@@ -252,7 +253,8 @@ private:
         {"namespace", &P.Namespace},
         {"op_namespace", &P.OpNamespace},
         {"extension", &P.Extension},
-        {"provenance_comment", &P.ProvenanceComment}};
+        {"provenance_comment", &P.ProvenanceComment},
+        {"third_party_dir", &P.ThirdPartyDir}};
     for (auto [Key, Out] : Templates)
       if (llvm::Error E = getTemplate(Root, Top, Key, *Out))
         return E;

@@ -54,6 +54,19 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
 
   expectPythonParses(Box.Target, Changes);
 
+  // The submodules the code includes are the target's to add, where the
+  // build glue looks for them: done here as a user would.
+  std::vector<std::string> ThirdPartyFlags;
+  for (const nlohmann::json &Party : Report["third_party"]) {
+    EXPECT_FALSE(Party["present"].get<bool>());
+    copyTreeInto(Box.Source + "/" + Party["upstream_dir"].get<std::string>(),
+                 Box.Target + "/" + Party["target_dir"].get<std::string>());
+    for (const nlohmann::json &Dir : Party["include_dirs"]) {
+      ThirdPartyFlags.push_back("-isystem");
+      ThirdPartyFlags.push_back(Box.Target + "/" + Dir.get<std::string>());
+    }
+  }
+
   // Every generated C++ file compiles against the migrated tree: a binding
   // that names a function no header it includes declares fails here.
   for (const nlohmann::json &Change : Report["changes"]) {
@@ -61,10 +74,17 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
     bool Cpp = Path.size() > 4 && Path.compare(Path.size() - 4, 4, ".cpp") == 0;
     if (Change["kind"] != "generated" || !Cpp)
       continue;
-    ToolResult Compiled = runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem",
-                                      std::string(OPMIG_FIXTURES_DIR) + "/stubs/include", "-I",
-                                      Box.Target + "/" + Report["include_root"].get<std::string>(),
-                                      Box.Target + "/" + Path});
+    std::vector<std::string> Command = {OPMIG_CLANGXX,
+                                        "-std=c++20",
+                                        "-fsyntax-only",
+                                        "-isystem",
+                                        std::string(OPMIG_FIXTURES_DIR) + "/stubs/include",
+                                        "-I",
+                                        Box.Target + "/" +
+                                            Report["include_root"].get<std::string>()};
+    Command.insert(Command.end(), ThirdPartyFlags.begin(), ThirdPartyFlags.end());
+    Command.push_back(Box.Target + "/" + Path);
+    ToolResult Compiled = runProgram(Command);
     EXPECT_EQ(Compiled.ExitCode, 0) << Path << "\n" << Compiled.Stdout << Compiled.Stderr;
   }
 
@@ -73,10 +93,19 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
   std::string NativeDir = Box.Target + "/" + Report["native_dir"].get<std::string>();
   std::string IncludeRoot = Box.Target + "/" + Report["include_root"].get<std::string>();
   for (const nlohmann::json &Op : Report["ops"]) {
-    ToolResult Verify =
-        runOpmig({"analyze", "--source", NativeDir, "--entry",
-                  Op["cpp_function"].get<std::string>(), "--verify", "--", "-isystem",
-                  std::string(OPMIG_FIXTURES_DIR) + "/stubs/include", "-I", IncludeRoot});
+    std::vector<std::string> Args = {"analyze",
+                                     "--source",
+                                     NativeDir,
+                                     "--entry",
+                                     Op["cpp_function"].get<std::string>(),
+                                     "--verify",
+                                     "--",
+                                     "-isystem",
+                                     std::string(OPMIG_FIXTURES_DIR) + "/stubs/include",
+                                     "-I",
+                                     IncludeRoot};
+    Args.insert(Args.end(), ThirdPartyFlags.begin(), ThirdPartyFlags.end());
+    ToolResult Verify = runOpmig(Args);
     EXPECT_EQ(Verify.ExitCode, 0) << Op["cpp_function"] << "\n" << Verify.Stdout << Verify.Stderr;
   }
 }

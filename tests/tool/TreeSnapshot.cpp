@@ -46,6 +46,11 @@ std::string copyToTemp(const std::string &From) {
   return To;
 }
 
+void copyTreeInto(const std::string &From, const std::string &To) {
+  fs::create_directories(fs::path(To).parent_path());
+  fs::copy(From, To, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+}
+
 Tree treeChanges(const Tree &Before, const Tree &After) {
   Tree Changes;
   for (const auto &[Path, Content] : After)

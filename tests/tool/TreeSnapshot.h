@@ -16,6 +16,9 @@ Tree snapshotTree(const std::string &Root);
 /// Copies `From` into a fresh temporary directory and returns its path.
 std::string copyToTemp(const std::string &From);
 
+/// Copies the folder `From` to `To` (created, with its parents).
+void copyTreeInto(const std::string &From, const std::string &To);
+
 /// Files of `After` that are new or different from `Before`, and the files
 /// of `Before` that are gone (mapped to the marker "<removed>").
 Tree treeChanges(const Tree &Before, const Tree &After);

@@ -59,8 +59,10 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;
-  Doc["build_flags"] = {
-      {"inferred", R.InferredFlags}, {"read_from", R.InferredFrom}, {"torch", torch(R.Torch)}};
+  Doc["build_flags"] = {{"inferred", R.InferredFlags},
+                        {"nvcc", R.UpstreamNvccFlags},
+                        {"read_from", R.InferredFrom},
+                        {"torch", torch(R.Torch)}};
   json &Files = Doc["files"] = json::array();
   for (const ClosureFile &F : R.Files) {
     json Dropped = json::array();

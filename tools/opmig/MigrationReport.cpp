@@ -108,6 +108,14 @@ json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, boo
                       {"line", I.Loc.Line},
                       {"message", I.Message},
                       {"blocking", I.Blocking}});
+  json ThirdParty = json::array();
+  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty)
+    ThirdParty.push_back({{"name", Party.Name},
+                          {"upstream_dir", Party.UpstreamDir},
+                          {"target_dir", Party.TargetDir},
+                          {"include_dirs", Party.IncludeDirs},
+                          {"headers", Party.Headers},
+                          {"present", Party.Present}});
   json Renames = json::array();
   for (const migrate::NamespaceRename &Rename : R.Plan.Renames)
     Renames.push_back({{"from", Rename.From}, {"to", Rename.To}});
@@ -124,6 +132,7 @@ json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, boo
           {"namespace_renames", Renames},
           {"wrap_global_namespace_into", R.Plan.WrapGlobalInto},
           {"regenerated", R.Plan.Regenerated},
+          {"third_party", ThirdParty},
           {"ops", Ops},
           {"changes", Changes},
           {"issues", Issues},
@@ -163,6 +172,11 @@ std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outco
       OS << "warning: no fake derived for " << R.Plan.Ops[I].Name << ": " << R.Ops[I].FakeReason
          << "; the generated fake raises until you write one\n";
   }
+  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty)
+    if (!Party.Present)
+      OS << "note: the code includes " << Party.Name << " headers (the upstream's submodule "
+         << Party.UpstreamDir << "): add it at " << Party.TargetDir
+         << ", where the build glue looks for it\n";
   for (const migrate::RewriteIssue &I : R.Issues)
     OS << I.Loc.File << ":" << I.Loc.Line << ": " << (I.Blocking ? "error" : "warning") << ": "
        << I.Message << "\n";

@@ -112,6 +112,19 @@ std::string expand(const std::string &Template) {
   return *Text;
 }
 
+/// As GlueContext declares an entry in its namespace.
+std::string scoped(const std::string &Namespace, const std::string &Declaration) {
+  return "namespace " + Namespace + " {\n" + Declaration + ";\n} // namespace " + Namespace;
+}
+
+const std::string MergeDeclaration =
+    "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor &v_a, const "
+    "at::Tensor &lse_a, const at::Tensor &v_b, const at::Tensor &lse_b)";
+
+const std::string ScatterDeclaration =
+    "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor &index, int num_slots, "
+    "float scale, const std::optional<at::Tensor> &bias)";
+
 json mergeAttnStates(const std::string &Namespace) {
   json Params = json::array();
   for (const char *Name : {"v_a", "lse_a", "v_b", "lse_b"})
@@ -121,37 +134,37 @@ json mergeAttnStates(const std::string &Namespace) {
                       {"cpp_type", "const at::Tensor &"},
                       {"is_tensor", true},
                       {"mutable", false}});
-  return {
-      {"name", "merge_attn_states"},
-      {"cpp_function", Namespace + "::merge_attn_states"},
-      {"cpp_name", "merge_attn_states"},
-      {"upstream_function", "merge_attn_states"},
-      {"schema", "(Tensor v_a, Tensor lse_a, Tensor v_b, Tensor lse_b) -> (Tensor, Tensor)"},
-      {"cpp_declaration", "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
-                          "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
-                          "at::Tensor &lse_b)"},
-      {"boxed_declaration", "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
-                            "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
-                            "at::Tensor &lse_b)"},
-      {"needs_adapter", false},
-      {"adapter_args", "v_a, lse_a, v_b, lse_b"},
-      {"registered_function", Namespace + "::merge_attn_states"},
-      {"py_params", "v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor, lse_b: "
-                    "torch.Tensor"},
-      {"py_args", "v_a, lse_a, v_b, lse_b"},
-      {"py_return", "tuple[torch.Tensor, torch.Tensor]"},
-      {"returns_none", false},
-      {"params", Params},
-      {"tensor_params", {"v_a", "lse_a", "v_b", "lse_b"}},
-      {"first_tensor", "v_a"},
-      {"fake_derived", true},
-      {"fake_python", "(torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), "
-                      "dtype=lse_a.dtype, device=lse_a.device))"},
-      {"fake_cpp", "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
-                   "lse_a.options())};"},
-      {"fake_reason", ""},
-      {"first", true},
-      {"last", false}};
+  return {{"name", "merge_attn_states"},
+          {"cpp_function", Namespace + "::merge_attn_states"},
+          {"cpp_name", "merge_attn_states"},
+          {"upstream_function", "merge_attn_states"},
+          {"schema", "(Tensor v_a, Tensor lse_a, Tensor v_b, Tensor lse_b) -> (Tensor, Tensor)"},
+          {"cpp_declaration", MergeDeclaration},
+          {"cpp_namespace", Namespace},
+          {"scoped_declaration", scoped(Namespace, MergeDeclaration)},
+          {"boxed_declaration",
+           "std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor "
+           "&v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const "
+           "at::Tensor &lse_b)"},
+          {"needs_adapter", false},
+          {"adapter_args", "v_a, lse_a, v_b, lse_b"},
+          {"registered_function", Namespace + "::merge_attn_states"},
+          {"py_params", "v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor, lse_b: "
+                        "torch.Tensor"},
+          {"py_args", "v_a, lse_a, v_b, lse_b"},
+          {"py_return", "tuple[torch.Tensor, torch.Tensor]"},
+          {"returns_none", false},
+          {"params", Params},
+          {"tensor_params", {"v_a", "lse_a", "v_b", "lse_b"}},
+          {"first_tensor", "v_a"},
+          {"fake_derived", true},
+          {"fake_python", "(torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), "
+                          "dtype=lse_a.dtype, device=lse_a.device))"},
+          {"fake_cpp", "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
+                       "lse_a.options())};"},
+          {"fake_reason", ""},
+          {"first", true},
+          {"last", false}};
 }
 
 json param(const char *Name, const char *Schema, const char *Py, const char *Cpp, bool Tensor,
@@ -170,9 +183,9 @@ json scatterTokens(const std::string &Namespace) {
       {"cpp_name", "scatter_tokens"},
       {"upstream_function", "sample_ops::scatter_tokens"},
       {"schema", "(Tensor x, Tensor index, int num_slots, float scale, Tensor? bias) -> Tensor"},
-      {"cpp_declaration", "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor "
-                          "&index, int num_slots, float scale, const "
-                          "std::optional<at::Tensor> &bias)"},
+      {"cpp_declaration", ScatterDeclaration},
+      {"cpp_namespace", Namespace},
+      {"scoped_declaration", scoped(Namespace, ScatterDeclaration)},
       {"boxed_declaration", "at::Tensor scatter_tokens(const at::Tensor &x, const at::Tensor "
                             "&index, int64_t num_slots, double scale, const "
                             "std::optional<at::Tensor> &bias)"},
@@ -227,7 +240,20 @@ json sampleContext(const Profile &P) {
           {"include_root", IncludeRoot},
           {"profile", P.Name},
           {"cxx_standard", 17},
+          {"defines", {"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__"}},
+          {"nvcc_flags", {"--expt-relaxed-constexpr"}},
+          {"third_party",
+           {{{"name", "spdlog"},
+             {"upstream_dir", "third_party/spdlog"},
+             {"target_dir", NativeDir + "/third_party/spdlog"},
+             {"include_dirs", {NativeDir + "/third_party/spdlog/include"}},
+             {"headers", {NativeDir + "/third_party/spdlog/include/spdlog/spdlog.h"}}}}},
+          {"third_party_include_dirs", {NativeDir + "/third_party/spdlog/include"}},
+          {"third_party_include_dirs_in_native_dir", {"third_party/spdlog/include"}},
+          {"third_party_headers", {NativeDir + "/third_party/spdlog/include/spdlog/spdlog.h"}},
           {"any_adapter", true},
+          {"any_entry_header", false},
+          {"entry_header_includes", json::array()},
           {"upstream",
            {{"repo", "https://github.com/example/sample_ops"},
             {"commit", "0123456789abcdef0123456789abcdef01234567"},
@@ -426,7 +452,7 @@ TEST_F(BuiltinProfilesTest, CacheDitModuleLoadsValidatesFakesAndWraps) {
 TEST_F(BuiltinProfilesTest, CacheDitBindingPairIsTheExtensionEntryPoint) {
   ASSERT_NO_FATAL_FAILURE(port("cache-dit", "cache_dit_like"));
   std::string Header = read("csrc/kernels/attn/attn.h");
-  EXPECT_TRUE(contains(Header, "namespace cache_dit::attn {\n\n"
+  EXPECT_TRUE(contains(Header, "namespace cache_dit::attn {\n"
                                "std::tuple<at::Tensor, at::Tensor> merge_attn_states("));
   EXPECT_TRUE(contains(Header, "} // namespace cache_dit::attn\n"));
   std::string Binding = read("csrc/kernels/attn/attn.cpp");

@@ -185,7 +185,7 @@ TEST_F(ProfileTest, UnknownTopLevelKey) {
                              ":4: unknown key 'descripton' (known keys: schema, name, "
                              "description, native_dir, namespace, op_namespace, extension, "
                              "includes, wrap_global_namespace, provenance_comment, "
-                             "required_target_files, files, edits)");
+                             "third_party_dir, required_target_files, files, edits)");
 }
 
 TEST_F(ProfileTest, UnknownKeyInAnEdit) {

@@ -175,6 +175,8 @@ struct AnalysisResult {
   /// the upstream build files they were read from (`setup.py`, ...).
   std::vector<std::string> InferredFlags;
   std::vector<std::string> InferredFrom;
+  /// The upstream build's nvcc language flags (UpstreamBuildFlags::NvccFlags).
+  std::vector<std::string> UpstreamNvccFlags;
   /// The torch parsed against (and linked against by `--verify`).
   TorchInstall Torch;
   /// Clang flags (no side selection) of each closure TU, by relative path:

@@ -22,7 +22,10 @@ struct UpstreamBuildFlags {
   unsigned CxxStandard = 0;             ///< 0 when no file states one.
   std::vector<std::string> Defines;     ///< `-DNAME[=VALUE]` and `-UNAME`, in order.
   std::vector<std::string> IncludeDirs; ///< Absolute directories inside the tree.
-  std::vector<std::string> ReadFrom;    ///< Build files that contributed, tree-relative.
+  /// nvcc flags that change which code it accepts (`--expt-relaxed-constexpr`,
+  /// `--expt-extended-lambda`): a build of the migrated code needs them too.
+  std::vector<std::string> NvccFlags;
+  std::vector<std::string> ReadFrom; ///< Build files that contributed, tree-relative.
 };
 
 /// Reads `setup.py` (with `Python`, when not empty) and `CMakeLists.txt` at

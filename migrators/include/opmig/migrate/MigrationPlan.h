@@ -44,13 +44,26 @@ struct PlannedOp {
   std::string UpstreamFile;     ///< Where the entry is defined, relative to --source.
 };
 
+/// A submodule of the upstream that the closure includes headers of: the
+/// target keeps it under its third-party folder, and the build glue points
+/// there. migrate reports it; vendoring it is the target's decision.
+struct ThirdPartyDependency {
+  std::string Name;                     ///< `spdlog`.
+  std::string UpstreamDir;              ///< `third_party/spdlog`, relative to --source.
+  std::string TargetDir;                ///< `csrc/third_party/spdlog`, target-relative.
+  std::vector<std::string> IncludeDirs; ///< Target-relative, as the build must pass them.
+  std::vector<std::string> Headers;     ///< Target-relative, those the closure includes.
+  bool Present = false;                 ///< Every header is in the target already.
+};
+
 struct MigrationPlan {
   std::string Domain;
-  std::string NativeDir;   ///< Target-relative.
-  std::string Namespace;   ///< The profile's namespace for this domain.
-  std::string OpNamespace; ///< torch.library namespace.
-  std::string Extension;   ///< Python extension module; may be empty.
-  std::string IncludeRoot; ///< Target-relative.
+  std::string NativeDir;     ///< Target-relative.
+  std::string Namespace;     ///< The profile's namespace for this domain.
+  std::string OpNamespace;   ///< torch.library namespace.
+  std::string Extension;     ///< Python extension module; may be empty.
+  std::string IncludeRoot;   ///< Target-relative.
+  std::string ThirdPartyDir; ///< Target-relative; where submodules the closure uses go.
   IncludeStyle Includes = IncludeStyle::RelativeToRoot;
   std::map<std::string, std::string> FileMap; ///< Upstream path -> target path.
   std::vector<std::string> Regenerated;       ///< Registration files not copied.

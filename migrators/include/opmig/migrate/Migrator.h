@@ -86,6 +86,7 @@ struct MigrationResult {
   MigrationPlan Plan;
   std::vector<OpSignature> Ops;
   std::vector<RewriteIssue> Issues;
+  std::vector<ThirdPartyDependency> ThirdParty;
   std::vector<PlannedChange> Changes; ///< Sorted by path.
   Manifest NewManifest;
   std::string ManifestPath; ///< Target-relative.

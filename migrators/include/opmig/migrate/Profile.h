@@ -66,6 +66,9 @@ struct Profile {
   std::string Extension;   ///< Template, e.g. `cache_dit._C_{{domain}}`; may be empty.
   IncludeStyle Includes = IncludeStyle::RelativeToRoot;
   std::string IncludeRoot; ///< Template, e.g. `csrc/kernels`.
+  /// Template of where the target keeps third-party code (submodules the
+  /// closure includes), e.g. `csrc/third_party`.
+  std::string ThirdPartyDir = "{{native_dir}}/third_party";
   bool WrapGlobalNamespace = true;
   /// Template of the first line of every migrated file, with `upstream`
   /// and `file` in the context.

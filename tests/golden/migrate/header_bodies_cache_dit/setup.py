@@ -82,9 +82,17 @@ def _required_hb_sources() -> list[str]:
     ]
 
 
+def _required_hb_third_party() -> list[str]:
+    """Headers of the upstream's submodules that the sources include, where this repository keeps them."""
+    return [
+        "csrc/third_party/tinylog/include/tinylog/log.h",
+    ]
+
+
 def _missing_hb_sources() -> list[str]:
     root = os.path.dirname(os.path.abspath(__file__))
-    return [src for src in _required_hb_sources() if not os.path.isfile(os.path.join(root, src))]
+    required = _required_hb_sources() + _required_hb_third_party()
+    return [src for src in required if not os.path.isfile(os.path.join(root, src))]
 
 
 def _hb_gencode_flags() -> list[str]:
@@ -117,14 +125,20 @@ def _get_hb_extension():
         return None
     missing = _missing_hb_sources()
     if missing:
-        raise RuntimeError(f"cache_dit._C_hb was requested but sources are missing: {missing}")
+        raise RuntimeError(
+            f"cache_dit._C_hb was requested but sources are missing: {missing}"
+            "; tinylog comes from the upstream's submodule third_party/tinylog: add it at csrc/third_party/tinylog"
+        )
     from torch.utils.cpp_extension import CUDAExtension
 
+    root = os.path.dirname(os.path.abspath(__file__))
+    # The upstream build's standard and defines, and its nvcc language flags.
+    flags = ["-O3", "-std=c++17", "-DHB_TRACE=1", ]
     return CUDAExtension(
         name="cache_dit._C_hb",
         sources=_required_hb_sources(),
-        include_dirs=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc/kernels")],
-        extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3", *_hb_gencode_flags()]},
+        include_dirs=[os.path.join(root, d) for d in ("csrc/kernels", "csrc/third_party/tinylog/include", )],
+        extra_compile_args={"cxx": flags, "nvcc": [*flags, "--expt-relaxed-constexpr", *_hb_gencode_flags()]},
     )
 
 

@@ -84,9 +84,16 @@ def _required_attn_sources() -> list[str]:
     ]
 
 
+def _required_attn_third_party() -> list[str]:
+    """Headers of the upstream's submodules that the sources include, where this repository keeps them."""
+    return [
+    ]
+
+
 def _missing_attn_sources() -> list[str]:
     root = os.path.dirname(os.path.abspath(__file__))
-    return [src for src in _required_attn_sources() if not os.path.isfile(os.path.join(root, src))]
+    required = _required_attn_sources() + _required_attn_third_party()
+    return [src for src in required if not os.path.isfile(os.path.join(root, src))]
 
 
 def _attn_gencode_flags() -> list[str]:
@@ -119,14 +126,19 @@ def _get_attn_extension():
         return None
     missing = _missing_attn_sources()
     if missing:
-        raise RuntimeError(f"cache_dit._C_attn was requested but sources are missing: {missing}")
+        raise RuntimeError(
+            f"cache_dit._C_attn was requested but sources are missing: {missing}"
+        )
     from torch.utils.cpp_extension import CUDAExtension
 
+    root = os.path.dirname(os.path.abspath(__file__))
+    # The upstream build's standard and defines, and its nvcc language flags.
+    flags = ["-O3", "-std=c++17", ]
     return CUDAExtension(
         name="cache_dit._C_attn",
         sources=_required_attn_sources(),
-        include_dirs=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc/kernels")],
-        extra_compile_args={"cxx": ["-O3"], "nvcc": ["-O3", *_attn_gencode_flags()]},
+        include_dirs=[os.path.join(root, d) for d in ("csrc/kernels", )],
+        extra_compile_args={"cxx": flags, "nvcc": [*flags, *_attn_gencode_flags()]},
     )
 
 

@@ -6,6 +6,8 @@
 
 #include "hb/src/interop/view.h"
 
+#include <tinylog/log.h>
+
 namespace opmig::kernels::hb {
 // A scope guard as nunchaku's TorchOpContext: deleted copies and a defaulted constructor are
 // defined by their `= delete` / `= default`, nothing to link.
@@ -17,6 +19,9 @@ public:
 };
 
 inline opmig::kernels::hb::View to_view(const torch::Tensor &t) {
+#if HB_TRACE
+  tinylog::trace("to_view");
+#endif
   return opmig::kernels::hb::View{t.data_ptr(), t.numel(), t.is_cuda() ? 1 : 0};
 }
 } // namespace opmig::kernels::hb

@@ -1,0 +1,128 @@
+#include "BuildFlagsContext.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+
+namespace opmig::migrate {
+
+using llvm::StringRef;
+using nlohmann::json;
+
+unsigned closureCxxStandard(const std::map<std::string, std::vector<std::string>> &TUFlags) {
+  unsigned Standard = 17;
+  for (const auto &[File, Flags] : TUFlags)
+    for (StringRef Flag : Flags) {
+      unsigned Number = 0;
+      if ((Flag.consume_front("-std=c++") || Flag.consume_front("-std=gnu++")) &&
+          !Flag.getAsInteger(10, Number))
+        Standard = std::max(Standard, Number);
+    }
+  return Standard;
+}
+
+namespace {
+
+/// `-DNAME[=VALUE]` and `-UNAME` of the closure TUs, first seen first; the
+/// Clang driver's own (`-D__CUDACC__`...) are never in these flags.
+std::vector<std::string> closureDefines(const analyze::AnalysisResult &Analysis) {
+  std::vector<std::string> Defines;
+  for (const auto &[File, Flags] : Analysis.TUFlags)
+    for (size_t I = 0; I < Flags.size(); ++I) {
+      StringRef Flag = Flags[I];
+      std::string Define;
+      if ((Flag == "-D" || Flag == "-U") && I + 1 < Flags.size())
+        Define = Flag.str() + Flags[++I];
+      else if ((Flag.starts_with("-D") || Flag.starts_with("-U")) && Flag.size() > 2)
+        Define = Flag.str();
+      if (!Define.empty() && !llvm::is_contained(Defines, Define))
+        Defines.push_back(std::move(Define));
+    }
+  return Defines;
+}
+
+/// Include directories (`-I`, `-isystem`) of the closure TUs, absolute.
+std::vector<std::string> closureIncludeDirs(const analyze::AnalysisResult &Analysis) {
+  std::vector<std::string> Dirs;
+  for (const auto &[File, Flags] : Analysis.TUFlags)
+    for (size_t I = 0; I < Flags.size(); ++I) {
+      StringRef Flag = Flags[I];
+      std::string Dir;
+      if ((Flag == "-I" || Flag == "-isystem") && I + 1 < Flags.size())
+        Dir = Flags[++I];
+      else if (Flag.starts_with("-I") && Flag.size() > 2)
+        Dir = Flag.drop_front(2).str();
+      if (!Dir.empty() && !llvm::is_contained(Dirs, Dir))
+        Dirs.push_back(std::move(Dir));
+    }
+  return Dirs;
+}
+
+bool isBelow(StringRef Path, StringRef Dir) {
+  return Path.size() > Dir.size() && Path.starts_with(Dir) && Path[Dir.size()] == '/';
+}
+
+} // namespace
+
+std::vector<ThirdPartyDependency> thirdPartyDependencies(const analyze::AnalysisResult &Analysis,
+                                                         const MigrationPlan &Plan) {
+  std::vector<ThirdPartyDependency> Found;
+  std::vector<std::string> IncludeDirs = closureIncludeDirs(Analysis);
+  for (const std::string &Submodule : Analysis.SubmoduleDirs) {
+    std::string Root = Analysis.SourceRoot + "/" + Submodule;
+    ThirdPartyDependency Party{
+        StringRef(Submodule).rsplit('/').second.str(), Submodule, "", {}, {}, false};
+    if (Party.Name.empty())
+      Party.Name = Submodule;
+    std::string TargetRoot = Party.TargetDir = Plan.ThirdPartyDir + "/" + Party.Name;
+    for (const analyze::ExternalInclude &Include : Analysis.External) {
+      if (!isBelow(Include.ResolvedPath, Root))
+        continue;
+      std::string Header = TargetRoot + Include.ResolvedPath.substr(Root.size());
+      if (!llvm::is_contained(Party.Headers, Header))
+        Party.Headers.push_back(Header);
+      // The include dir the header was found through: the longest that holds it.
+      std::string Through;
+      for (const std::string &Dir : IncludeDirs)
+        if ((Dir == Root || isBelow(Dir, Root)) && isBelow(Include.ResolvedPath, Dir) &&
+            Dir.size() > Through.size())
+          Through = Dir;
+      std::string Mapped = TargetRoot + (Through.empty() ? "" : Through.substr(Root.size()));
+      if (!Through.empty() && !llvm::is_contained(Party.IncludeDirs, Mapped))
+        Party.IncludeDirs.push_back(Mapped);
+    }
+    if (!Party.Headers.empty())
+      Found.push_back(std::move(Party));
+  }
+  return Found;
+}
+
+json buildFlagsContext(const analyze::AnalysisResult &Analysis, const MigrationPlan &Plan,
+                       const std::vector<ThirdPartyDependency> &ThirdParty) {
+  json Parties = json::array(), IncludeDirs = json::array(), InNativeDir = json::array(),
+       Headers = json::array();
+  for (const ThirdPartyDependency &Party : ThirdParty) {
+    Parties.push_back({{"name", Party.Name},
+                       {"upstream_dir", Party.UpstreamDir},
+                       {"target_dir", Party.TargetDir},
+                       {"include_dirs", Party.IncludeDirs},
+                       {"headers", Party.Headers}});
+    for (const std::string &Dir : Party.IncludeDirs) {
+      IncludeDirs.push_back(Dir);
+      if (isBelow(Dir, Plan.NativeDir))
+        InNativeDir.push_back(Dir.substr(Plan.NativeDir.size() + 1));
+    }
+    for (const std::string &Header : Party.Headers)
+      Headers.push_back(Header);
+  }
+  return {{"cxx_standard", closureCxxStandard(Analysis.TUFlags)},
+          {"defines", closureDefines(Analysis)},
+          {"nvcc_flags", Analysis.UpstreamNvccFlags},
+          {"third_party", Parties},
+          {"third_party_include_dirs", IncludeDirs},
+          {"third_party_include_dirs_in_native_dir", InNativeDir},
+          {"third_party_headers", Headers}};
+}
+
+} // namespace opmig::migrate
