@@ -68,6 +68,26 @@ void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
   }
 }
 
+/// An operator is called by its syntax, which no requalification reaches:
+/// `a * b` finds it through the namespaces of its operands or the scopes
+/// around the call. One whose operands are all types from elsewhere (the
+/// global `float2`) stays global, where those lookups found it upstream; one
+/// with an operand of a wrapped type moves with that type. A literal operator
+/// is found by unqualified lookup only, and stays global too.
+bool WrapPolicy::staysWithItsOperands(const FunctionDecl *FD) {
+  if (FD->getLiteralIdentifier())
+    return true;
+  if (!FD->isOverloadedOperator())
+    return false;
+  return llvm::none_of(FD->parameters(), [&](const ParmVarDecl *Param) {
+    QualType Type = Param->getType().getNonReferenceType();
+    while (Type->isPointerType())
+      Type = Type->getPointeeType();
+    const TagDecl *Tag = Type->getAsTagDecl();
+    return Tag && isWrappedEntity(Tag);
+  });
+}
+
 bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
   if (!enabled() || D->isImplicit() || !isFileScope(D))
     return false;
@@ -86,6 +106,8 @@ bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
   if (!D->getDeclContext()->getEnclosingNamespaceContext()->isTranslationUnit())
     return false;
   if (const auto *FD = dyn_cast<FunctionDecl>(D); FD && FD->isMain())
+    return false;
+  if (const FunctionDecl *Operator = D->getAsFunction(); Operator && staysWithItsOperands(Operator))
     return false;
   const PortedFile *File = Locs.expansionFile(D->getLocation());
   return File && !KeptGlobal.contains(File);

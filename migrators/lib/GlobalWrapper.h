@@ -3,7 +3,9 @@
 // With `WrapGlobalInto` set, the top-level declarations of ported files that
 // live in the global namespace move into that namespace. Each maximal run of
 // such declarations is wrapped where it stands; `#include`s, conditional
-// directives, `extern "C"` blocks, namespace blocks, `main`, out-of-line
+// directives, `extern "C"` blocks, namespace blocks, `main`, operators on
+// types from elsewhere (found through their operands, not by a qualified
+// name: `float2 operator*(float2, float2)`), out-of-line
 // definitions of namespace members and explicit instantiations stay outside
 // and end a run:
 //
@@ -55,6 +57,7 @@ public:
   void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
 
 private:
+  bool staysWithItsOperands(const clang::FunctionDecl *FD);
   void noteInstantiation(clang::TemplateSpecializationKind Kind, clang::SourceLocation Point);
 
   ParseLocations &Locs;

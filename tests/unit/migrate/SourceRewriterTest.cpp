@@ -583,6 +583,34 @@ TEST_F(SourceRewriterTest, WrappedEntityIsQualifiedFromOtherNamespaces) {
   EXPECT_EQ(issuesOf(Result), "");
 }
 
+TEST_F(SourceRewriterTest, OperatorsOnOutsideTypesStayGlobalAndThoseOnWrappedTypesMove) {
+  // `v2` stands for CUDA's global `float2`: its header is not ported.
+  write("third_party/vec/vec.h", "struct v2 { float x, y; };\n");
+  write("ops.h",
+        "#include \"third_party/vec/vec.h\"\n"
+        "inline v2 operator*(v2 a, v2 b) { return {a.x * b.x, a.y * b.y}; }\n"
+        "template <typename T> T operator+(T a, const T *b) { return a; }\n"
+        "constexpr unsigned long long operator\"\"_kb(unsigned long long n) { return n; }\n"
+        "struct Acc { float s; };\n"
+        "inline Acc operator+(Acc a, const v2 &b) { return {a.s + b.x}; }\n"
+        "namespace k { inline v2 sq(v2 a) { return a * a; } }\n");
+  RewriteRequest Request = request({{"ops.h", "ops.h"}});
+  Request.ExternalDirs = {"third_party/vec"};
+  Request.WrapGlobalInto = "w";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "ops.h"),
+            "#include \"third_party/vec/vec.h\"\n"
+            "inline v2 operator*(v2 a, v2 b) { return {a.x * b.x, a.y * b.y}; }\n"
+            "template <typename T> T operator+(T a, const T *b) { return a; }\n"
+            "constexpr unsigned long long operator\"\"_kb(unsigned long long n) { return n; }\n"
+            "namespace w {\n"
+            "struct Acc { float s; };\n"
+            "inline Acc operator+(Acc a, const v2 &b) { return {a.s + b.x}; }\n"
+            "} // namespace w\n"
+            "namespace k { inline v2 sq(v2 a) { return a * a; } }\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
 TEST_F(SourceRewriterTest, WrappedTypeIsQualifiedFromOtherNamespaces) {
   write("cfg.h", "struct Cfg { int n; };\n"
                  "namespace other { Cfg make(); }\n");
