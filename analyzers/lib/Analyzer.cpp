@@ -80,6 +80,7 @@ private:
   void reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
                    const std::set<std::string> &EntryUsrs,
                    const std::set<std::string> &RegistrationOnly) const;
+  std::vector<EntryCaller> callersOf(const std::vector<std::string> &Usrs) const;
   void reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
                       const std::set<std::string> &RegistrationOnly) const;
   void reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
@@ -293,6 +294,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   std::set<std::string> EntryUsrs;
   for (const EntryMatch &Match : Entries) {
     R.Entries.push_back(Match.Entry);
+    R.Entries.back().Callers = callersOf(Match.Usrs);
     EntryUsrs.insert(Match.Usrs.begin(), Match.Usrs.end());
   }
   reportFiles(R, Closure, EntryUsrs, RegistrationOnly);
@@ -406,6 +408,19 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
   }
   std::sort(R.Files.begin(), R.Files.end(),
             [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
+}
+
+/// The tree functions whose definitions call one of `Usrs`.
+std::vector<EntryCaller> Analysis::callersOf(const std::vector<std::string> &Usrs) const {
+  std::vector<EntryCaller> Callers;
+  for (const auto &[Usr, Sym] : Program.Symbols)
+    if (Sym.IsDefinition && isLinkable(Sym.Kind) && !llvm::is_contained(Usrs, Usr) &&
+        llvm::any_of(Usrs, [&](const std::string &Entry) { return Sym.Refs.count(Entry); }))
+      Callers.push_back({Sym.Name, {Tree.relative(Sym.File), Sym.Line}});
+  llvm::sort(Callers, [](const EntryCaller &A, const EntryCaller &B) {
+    return std::tie(A.Loc.File, A.Loc.Line, A.Name) < std::tie(B.Loc.File, B.Loc.Line, B.Name);
+  });
+  return Callers;
 }
 
 /// Definitions that sit in copied files without being needed (in a TU, or

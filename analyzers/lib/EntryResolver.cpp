@@ -126,7 +126,7 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
     EntryMatch Match;
     Match.Usrs = Candidates.begin()->second;
     const SymbolFact &Sym = Program.Symbols.at(Match.Usrs.front());
-    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}, {}};
+    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}, {}, {}};
     for (const RegistrationFact &Reg : Program.Registrations)
       if (llvm::is_contained(Match.Usrs, Reg.Function)) {
         Match.RegistrationFiles.insert(Reg.File);

@@ -208,6 +208,24 @@ private:
   std::multimap<std::string, const FunctionDecl *> Definitions;
 };
 
+/// An entry that an op schema cannot express is often the kernel-level
+/// function under a torch-facing wrapper: name the wrappers to pass instead.
+llvm::Error withCallersHint(llvm::Error E, const analyze::ResolvedEntry &Entry) {
+  if (Entry.Callers.empty())
+    return E;
+  return llvm::handleErrors(std::move(E), [&](const InputError &Problem) -> llvm::Error {
+    std::string Message;
+    llvm::raw_string_ostream OS(Message);
+    Problem.log(OS);
+    std::vector<std::string> Callers;
+    for (const analyze::EntryCaller &Caller : Entry.Callers)
+      Callers.push_back(Caller.Name + " (" + Caller.Loc.File + ":" +
+                        std::to_string(Caller.Loc.Line) + ")");
+    return inputError(Message, ". It is called by ", llvm::join(Callers, ", "),
+                      ": if that is the torch-facing function, pass it as --entry instead");
+  });
+}
+
 void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   DefinitionFinder Finder(SM);
   Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -219,6 +237,8 @@ void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
                  : llvm::Expected<OpSignature>(
                        inputError("entry `", Job.Entry->Function, "`: no definition at ", Loc.File,
                                   ":", std::to_string(Loc.Line), " in the parse of that file"));
+    if (!Sig)
+      Sig = withCallersHint(Sig.takeError(), *Job.Entry);
     if (Sig)
       Out[Job.Index] = std::move(*Sig);
     else if (Err)

@@ -227,6 +227,25 @@ TEST_F(MigrateSafetyTest, ConventionGapsComeAllAtOnceBeforeTheAnalysis) {
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
 }
 
+TEST_F(MigrateSafetyTest, KernelLevelEntryNamesItsTorchFacingCaller) {
+  MigrationCase Kernel{"kernel_entry",
+                       "tests/fixtures/upstream/header_bodies",
+                       {"hb::kernels::gemm"},
+                       "tests/fixtures/targets/generic_like",
+                       "generic",
+                       "hb"};
+  MigrationSandbox KernelBox(Kernel);
+  Tree Before = snapshotTree(KernelBox.Target);
+  ToolResult R = runOpmig(migrateArgs(Kernel, KernelBox));
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "entry `hb::kernels::gemm`: parameter `out` has type `View`, "
+                                 "which an op schema cannot express. It is called by "
+                                 "hb::ops::gemm (python/csrc/ops.h:20): if that is the "
+                                 "torch-facing function, pass it as --entry instead"))
+      << R.Stderr;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(KernelBox.Target)), "");
+}
+
 TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {
   MigrationCase Partial{"partial",        "tests/fixtures/upstream/partial_parse",
                         {"bucketize_op"}, "tests/fixtures/targets/generic_like",

@@ -47,15 +47,19 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   json Doc = {{"schema", AnalyzeSchemaVersion}, {"source", Source}};
   json &Entries = Doc["entries"] = json::array();
   for (const ResolvedEntry &E : R.Entries) {
-    json RegisteredAt = json::array();
+    json RegisteredAt = json::array(), Callers = json::array();
     for (const Location &Loc : E.RegisteredAt)
       RegisteredAt.push_back(location(Loc));
+    for (const EntryCaller &Caller : E.Callers)
+      Callers.push_back(
+          {{"name", Caller.Name}, {"file", Caller.Loc.File}, {"line", Caller.Loc.Line}});
     Entries.push_back({{"requested", E.Requested},
                        {"function", E.Function},
                        {"via", E.Via},
                        {"file", E.Loc.File},
                        {"line", E.Loc.Line},
-                       {"registered_at", RegisteredAt}});
+                       {"registered_at", RegisteredAt},
+                       {"callers", Callers}});
   }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;

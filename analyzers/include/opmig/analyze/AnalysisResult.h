@@ -126,12 +126,21 @@ struct AnalysisStats {
   std::vector<StageTime> Stages;
 };
 
+/// A tree function whose body calls an entry: for a kernel-level entry (one
+/// taking the upstream's own `Tensor`), the torch-facing wrapper a user
+/// most likely means.
+struct EntryCaller {
+  std::string Name; ///< Qualified.
+  Location Loc;     ///< Its definition.
+};
+
 struct ResolvedEntry {
   std::string Requested;              ///< As given with `--entry`.
   std::string Function;               ///< The C++ function it resolved to.
   std::string Via;                    ///< `function`, `torch-op` or `pybind`.
   Location Loc;                       ///< The function's definition.
   std::vector<Location> RegisteredAt; ///< Registration calls binding it as an op.
+  std::vector<EntryCaller> Callers;   ///< In the parsed TUs, by location.
 };
 
 /// What `--verify` found by compiling the closure alone, in a scratch copy.
