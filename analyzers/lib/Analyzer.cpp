@@ -80,7 +80,8 @@ private:
   void reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
                    const std::set<std::string> &EntryUsrs,
                    const std::set<std::string> &RegistrationOnly) const;
-  std::vector<EntryCaller> callersOf(const std::vector<std::string> &Usrs) const;
+  std::vector<EntryCaller> callersOf(const std::vector<std::string> &Usrs,
+                                     const std::set<std::string> &RegistrationOnly) const;
   void reportSiblings(AnalysisResult &R, const SymbolClosure &Closure,
                       const std::set<std::string> &RegistrationOnly) const;
   void reportExternals(AnalysisResult &R, const SymbolClosure &Closure,
@@ -294,7 +295,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   std::set<std::string> EntryUsrs;
   for (const EntryMatch &Match : Entries) {
     R.Entries.push_back(Match.Entry);
-    R.Entries.back().Callers = callersOf(Match.Usrs);
+    R.Entries.back().Callers = callersOf(Match.Usrs, RegistrationOnly);
     EntryUsrs.insert(Match.Usrs.begin(), Match.Usrs.end());
   }
   reportFiles(R, Closure, EntryUsrs, RegistrationOnly);
@@ -410,11 +411,14 @@ void Analysis::reportFiles(AnalysisResult &R, const SymbolClosure &Closure,
             [](const ClosureFile &A, const ClosureFile &B) { return A.Path < B.Path; });
 }
 
-/// The tree functions whose definitions call one of `Usrs`.
-std::vector<EntryCaller> Analysis::callersOf(const std::vector<std::string> &Usrs) const {
+/// The tree functions whose definitions call one of `Usrs`, registration
+/// code (a PYBIND11_MODULE body) aside.
+std::vector<EntryCaller> Analysis::callersOf(const std::vector<std::string> &Usrs,
+                                             const std::set<std::string> &RegistrationOnly) const {
   std::vector<EntryCaller> Callers;
   for (const auto &[Usr, Sym] : Program.Symbols)
-    if (Sym.IsDefinition && isLinkable(Sym.Kind) && !llvm::is_contained(Usrs, Usr) &&
+    if (Sym.IsDefinition && isLinkable(Sym.Kind) && !RegistrationOnly.count(Sym.File) &&
+        !llvm::is_contained(Usrs, Usr) &&
         llvm::any_of(Usrs, [&](const std::string &Entry) { return Sym.Refs.count(Entry); }))
       Callers.push_back({Sym.Name, {Tree.relative(Sym.File), Sym.Line}});
   llvm::sort(Callers, [](const EntryCaller &A, const EntryCaller &B) {
