@@ -11,8 +11,9 @@
 #include <vector>
 
 namespace opmig::kernels::sample_ops {
-
 std::tuple<at::Tensor, at::Tensor> merge_attn_states(const at::Tensor &v_a, const at::Tensor &lse_a, const at::Tensor &v_b, const at::Tensor &lse_b);
-at::Tensor rms_norm(const at::Tensor &x, const at::Tensor &weight, double eps);
+} // namespace opmig::kernels::sample_ops
 
+namespace opmig::kernels::sample_ops {
+at::Tensor rms_norm(const at::Tensor &x, const at::Tensor &weight, double eps);
 } // namespace opmig::kernels::sample_ops

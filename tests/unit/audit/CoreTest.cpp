@@ -400,7 +400,7 @@ TEST(PathCheckerTest, RejectsDomainsWithoutOneStar) {
   std::string Text = PathRule;
   Text.replace(Text.find("\"csrc/kernels/*/\""), 17, "\"csrc/*/*/\"");
   EXPECT_EQ(loadError("demo-layout.yaml", Text),
-            "demo/demo-layout.yaml:12: rule 'demo-layout': 'domains' must be a glob with exactly "
+            "demo/demo-layout.yaml:12: rule 'demo-layout': each 'domains' glob must have exactly "
             "one '*' and no other wildcard, e.g. csrc/kernels/*/");
 }
 
