@@ -189,7 +189,7 @@ TEST(AuditTest, ExemptedFindingsAreSetApart) {
   Dir.write("rules/demo/demo-abs-path.yaml",
             std::string(TextRule) + "exemptions:\n  - id: quoted-to-forbid\n    captures: "
                                     "{context: \"Do not\"}\n    spec: \"do not write ...\"\n");
-  Dir.write("tree/docs/a.md", "# Build\n\nFrom /home/alice/x.\n\n## Do not\n\n- /home/bob/y\n");
+  Dir.write("tree/docs/a.md", "# Build\n\nFrom /home/alice.\n\n## Do not\n\n- /home/bob\n");
   auto Rules = loadRules({Dir.Path + "/rules"}, "");
   ASSERT_TRUE(bool(Rules)) << errorText(Rules.takeError());
   auto Repo = Repository::open(Dir.Path + "/tree");
