@@ -163,10 +163,7 @@ private:
       if (isSliceable(Sym) && !Result.Symbols.count(Usr))
         continue;
       for (const std::string &Ref : Sym.Refs)
-        if (auto It = Program.Symbols.find(Ref); It != Program.Symbols.end()) {
-          Used.insert(It->second.File);
-          Used.insert(It->second.DeclaredIn.begin(), It->second.DeclaredIn.end());
-        }
+        addFilesDeclaring(Ref, Used);
     }
   }
 
@@ -209,14 +206,19 @@ private:
                         [&](const std::string &Usr) { return !Result.Symbols.count(Usr); });
   }
 
+  /// Adds the files that define or declare `Usr`.
+  void addFilesDeclaring(const std::string &Usr, std::set<std::string> &Used) const {
+    if (auto It = Program.Symbols.find(Usr); It != Program.Symbols.end()) {
+      Used.insert(It->second.File);
+      Used.insert(It->second.DeclaredIn.begin(), It->second.DeclaredIn.end());
+    }
+  }
+
   /// Files that define or declare a needed symbol.
   std::set<std::string> usedFiles() const {
     std::set<std::string> Used;
     for (const std::string &Usr : Result.Symbols)
-      if (auto It = Program.Symbols.find(Usr); It != Program.Symbols.end()) {
-        Used.insert(It->second.File);
-        Used.insert(It->second.DeclaredIn.begin(), It->second.DeclaredIn.end());
-      }
+      addFilesDeclaring(Usr, Used);
     return Used;
   }
 
