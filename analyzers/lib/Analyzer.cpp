@@ -6,6 +6,7 @@
 #include "opmig/analyze/Errors.h"
 #include "opmig/analyze/ExternalClassifier.h"
 #include "opmig/analyze/FactsCache.h"
+#include "opmig/analyze/NvccCheck.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/SymbolClosure.h"
 #include "opmig/analyze/TUParser.h"
@@ -74,6 +75,10 @@ private:
   ParseRequest requestFor(const std::string &TU, ParseSide Side) const;
   void parse(const std::vector<std::string> &TUs);
   void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
+  void judgeRejectedTUs();
+  NvccCheckRequest nvccRequestFor(const std::string &TU, const std::string &Nvcc) const;
+  void recordRejection(const std::string &TU, const NvccVerdict *Verdict,
+                       const std::string &NoVerdictReason);
   std::vector<std::string> nextTUs(const SymbolClosure &Closure);
   AnalysisResult report(const SymbolClosure &Closure, const std::vector<EntryMatch> &Entries,
                         const std::set<std::string> &RegistrationOnly) const;
@@ -103,6 +108,11 @@ private:
   std::set<std::string> SeenFiles; ///< Every file a parse read.
   /// Missing symbols already searched for among definition-shaped files.
   std::set<std::string> DefinitionSearched;
+  /// Errors of each parse Clang rejected, by TU (absolute) and side, until
+  /// nvcc has judged the TU; and the files those parses read.
+  std::map<std::string, std::map<ParseSide, std::vector<DiagnosticFact>>> Rejected;
+  std::map<std::string, std::set<std::string>> RejectedInputs;
+  std::vector<NvccJudgement> Judged;
   std::vector<std::string> PartialReasons;
   std::vector<AnalysisDiagnostic> Diagnostics;
   AnalysisStats Stats;
@@ -187,18 +197,91 @@ void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool From
   if (!Facts.Completed)
     PartialReasons.push_back(Where + ": the Clang frontend could not run on this TU");
   if (!Facts.Diagnostics.empty()) {
-    const DiagnosticFact &First = Facts.Diagnostics.front();
-    PartialReasons.push_back(Where + ": " + std::to_string(Facts.Diagnostics.size()) +
-                             " error(s) Clang reported; first: " + Tree.relative(First.File) + ":" +
-                             std::to_string(First.Line) + ": " + First.Message);
-    for (const DiagnosticFact &Fact : Facts.Diagnostics)
-      Diagnostics.push_back({Fact.Severity,
-                             {Tree.relative(Fact.File), Fact.Line},
-                             Fact.Message,
-                             toString(Request.Side)});
+    Rejected[Request.MainFile][Request.Side] = Facts.Diagnostics;
+    RejectedInputs[Request.MainFile].insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
   }
   SeenFiles.insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
   Program.merge(Facts);
+}
+
+NvccCheckRequest Analysis::nvccRequestFor(const std::string &TU, const std::string &Nvcc) const {
+  ParseRequest Parse = requestFor(TU, ParseSide::Device);
+  NvccCheckRequest Request;
+  Request.Nvcc = Nvcc;
+  Request.MainFile = TU;
+  Request.Flags = Parse.Flags;
+  Request.GpuArch = Parse.GpuArch;
+  if (!Database)
+    Request.NvccFlags = Upstream.NvccFlags;
+  else if (auto It = Database->ByFile.find(TU); It != Database->ByFile.end())
+    Request.NvccFlags = It->second.NvccFlags;
+  return Request;
+}
+
+/// Clang and nvcc disagree on some CUDA; the upstream builds with nvcc, so
+/// a TU nvcc compiles does not make the analysis partial. Its Clang errors
+/// stay in the report as warnings: the AST Clang recovered around them is
+/// what the closure was computed from.
+void Analysis::judgeRejectedTUs() {
+  std::string Nvcc = Options.JudgeWithNvcc ? findNvcc(Toolchain.CudaPath) : "";
+  std::vector<std::string> TUs;
+  for (const auto &[TU, Sides] : Rejected)
+    TUs.push_back(TU);
+  std::vector<std::optional<NvccVerdict>> Verdicts(TUs.size());
+  if (!Nvcc.empty()) {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
+    for (size_t I = 0; I < TUs.size(); ++I)
+      Pool.async([&, I] {
+        NvccCheckRequest Request = nvccRequestFor(TUs[I], Nvcc);
+        std::vector<std::string> Command = nvccCheckCommand(Request);
+        if (std::optional<NvccVerdict> Cached = Cache.lookupVerdict(Command)) {
+          Verdicts[I] = std::move(Cached);
+          return;
+        }
+        Verdicts[I] = checkWithNvcc(Request);
+        const std::set<std::string> &Inputs = RejectedInputs.at(TUs[I]);
+        Cache.storeVerdict(Command, {Inputs.begin(), Inputs.end()}, *Verdicts[I]);
+      });
+  }
+  std::string NoVerdict = !Options.JudgeWithNvcc ? "" : "no nvcc was found to judge them";
+  for (size_t I = 0; I < TUs.size(); ++I)
+    recordRejection(TUs[I], Verdicts[I] ? &*Verdicts[I] : nullptr, NoVerdict);
+}
+
+void Analysis::recordRejection(const std::string &TU, const NvccVerdict *Verdict,
+                               const std::string &NoVerdictReason) {
+  bool Accepted = Verdict && Verdict->Accepted;
+  NvccJudgement Judgement{Tree.relative(TU), Verdict != nullptr, Accepted, ""};
+  if (Verdict && !Verdict->Errors.empty()) {
+    const CompilerError &First = Verdict->Errors.front();
+    Judgement.FirstError =
+        Tree.relative(First.File) + ":" + std::to_string(First.Line) + ": " + First.Message;
+  } else if (Verdict) {
+    Judgement.FirstError = Verdict->Problem;
+  }
+  for (const auto &[Side, Errors] : Rejected.at(TU)) {
+    std::string Where = Tree.relative(TU) + " (" + toString(Side) + ")";
+    const DiagnosticFact &First = Errors.front();
+    if (!Accepted) {
+      std::string Reason = Where + ": " + std::to_string(Errors.size()) +
+                           " error(s) Clang reported; first: " + Tree.relative(First.File) + ":" +
+                           std::to_string(First.Line) + ": " + First.Message;
+      if (Verdict)
+        Reason += Verdict->Ran ? "; nvcc rejects it too: " + Judgement.FirstError
+                               : "; nvcc could not judge it: " + Judgement.FirstError;
+      else if (!NoVerdictReason.empty())
+        Reason += "; " + NoVerdictReason;
+      PartialReasons.push_back(std::move(Reason));
+    }
+    for (const DiagnosticFact &Fact : Errors)
+      Diagnostics.push_back(
+          {Accepted ? AnalysisDiagnostic::Level::Warning : Fact.Severity,
+           {Tree.relative(Fact.File), Fact.Line},
+           Accepted ? "Clang only (nvcc compiles " + Tree.relative(TU) + "): " + Fact.Message
+                    : Fact.Message,
+           toString(Side)});
+  }
+  Judged.push_back(std::move(Judgement));
 }
 
 /// TUs that may hold what the closure still lacks: definitions of needed
@@ -276,13 +359,16 @@ llvm::Expected<AnalysisResult> Analysis::run() {
     if (!Need.Defines.empty() || !Need.Instantiates.empty())
       RegistrationOnly.erase(File);
   Closure = computeClosure(Program, Scope, EntryUsrs, RegistrationOnly);
+  stage("closure", Start);
+  Start = Clock::now();
+  judgeRejectedTUs();
+  stage("nvcc", Start);
   // An op entry may have resolved before the TU defining its function was
   // parsed: point it at the definition now known.
   for (EntryMatch &Match : Entries)
     for (const std::string &Usr : Match.Usrs)
       if (const SymbolFact &Fn = Program.Symbols.at(Usr); Fn.IsDefinition)
         Match.Entry.Loc = {Tree.relative(Fn.File), Fn.Line};
-  stage("closure", Start);
   return report(Closure, Entries, RegistrationOnly);
 }
 
@@ -328,6 +414,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
     if (Seen.insert({Diag.Loc.File, Diag.Loc.Line, Diag.Message}).second)
       R.Diagnostics.push_back(Diag);
   R.PartialReasons = PartialReasons;
+  R.NvccJudged = Judged;
   // What Clang could not parse may hide any dependency: never claim a link.
   if (R.isPartial())
     R.LinksAsCopied = R.LinksAfterSlicing = false;

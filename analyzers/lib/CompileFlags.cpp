@@ -72,7 +72,8 @@ std::vector<std::string> splitList(StringRef List) {
 //===----------------------------------------------------------------------===//
 
 enum class NvccAction {
-  Drop, ///< nvcc-only, and Clang has no equivalent.
+  Drop,         ///< nvcc-only, and Clang has no equivalent.
+  NvccLanguage, ///< nvcc-only and changes what nvcc accepts: kept for nvcc checks.
   Arch,
   Code,
   GenCode,
@@ -131,9 +132,9 @@ constexpr NvccOption NvccOptions[] = {
     {"optimize", true, NvccAction::Optimize},
     // Options for nvcc's own stages (device code generation, ptxas, the
     // device linker, the host compiler's location) and its diagnostics.
-    {"expt-relaxed-constexpr", false, NvccAction::Drop},
-    {"expt-extended-lambda", false, NvccAction::Drop},
-    {"extended-lambda", false, NvccAction::Drop},
+    {"expt-relaxed-constexpr", false, NvccAction::NvccLanguage},
+    {"expt-extended-lambda", false, NvccAction::NvccLanguage},
+    {"extended-lambda", false, NvccAction::NvccLanguage},
     {"lineinfo", false, NvccAction::Drop},
     {"generate-line-info", false, NvccAction::Drop},
     {"G", false, NvccAction::Drop},
@@ -214,6 +215,9 @@ public:
     return std::move(Out);
   }
 
+  /// The nvcc language flags met by `translate`.
+  std::vector<std::string> NvccFlags;
+
 private:
   void translateTokens(ArrayRef<std::string> Tokens) {
     for (size_t I = 0; I < Tokens.size(); ++I) {
@@ -225,6 +229,8 @@ private:
       if (const NvccOption *Option = findNvccOption(Name)) {
         if (Option->TakesValue && !Token.contains('=') && I + 1 < Tokens.size())
           InlineValue = Tokens[++I];
+        if (Option->Action == NvccAction::NvccLanguage)
+          NvccFlags.push_back(Token.str());
         apply(Option->Action, InlineValue);
       } else if (!translateJoined(Token) && isHostFlag(Token)) {
         Out.push_back(Token.str());
@@ -257,6 +263,7 @@ private:
   void apply(NvccAction Action, StringRef Value) {
     switch (Action) {
     case NvccAction::Drop:
+    case NvccAction::NvccLanguage: // Recorded by translateTokens.
       break;
     case NvccAction::Arch:
       llvm::append_range(ArchValues, splitList(Value));
@@ -483,7 +490,10 @@ TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv,
   ArrayRef<std::string> Args = ArrayRef(Argv).drop_front();
   if (!llvm::sys::path::filename(Argv.front()).contains("nvcc"))
     return cleanCommand(Args, Directory);
-  return cleanCommand(NvccTranslator(Directory).translate(Args), Directory);
+  NvccTranslator Translator(Directory);
+  TUFlags Flags = cleanCommand(Translator.translate(Args), Directory);
+  Flags.NvccFlags = std::move(Translator.NvccFlags);
+  return Flags;
 }
 
 llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir) {

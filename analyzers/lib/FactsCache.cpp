@@ -67,7 +67,15 @@ std::string FactsCache::entryPath(const ParseRequest &Request) const {
   return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
 }
 
+std::string FactsCache::entryPath(const std::vector<std::string> &Command) const {
+  std::string Key = "nvcc";
+  for (const std::string &Arg : Command)
+    Key += '\0' + Arg;
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
+}
+
 std::optional<FactsCache::Stamp> FactsCache::stampOf(const std::string &Path) {
+  std::lock_guard<std::mutex> Lock(StampsLock);
   auto [It, Inserted] = Stamps.try_emplace(Path);
   if (!Inserted)
     return It->second;
@@ -84,16 +92,16 @@ std::optional<FactsCache::Stamp> FactsCache::stampOf(const std::string &Path) {
   return It->second;
 }
 
-std::optional<TUFacts> FactsCache::lookup(const ParseRequest &Request) {
+std::optional<nlohmann::json> FactsCache::readEntry(const std::string &Path) {
   if (Dir.empty())
     return std::nullopt;
-  auto Buffer = llvm::MemoryBuffer::getFile(entryPath(Request));
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
     return std::nullopt;
   nlohmann::json Entry =
       nlohmann::json::parse((*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
                             /*allow_exceptions=*/false);
-  if (Entry.is_discarded() || !Entry.contains("stamps") || !Entry.contains("facts"))
+  if (Entry.is_discarded() || !Entry.is_object() || !Entry.contains("stamps"))
     return std::nullopt;
   try {
     for (const auto &Saved : Entry.at("stamps")) {
@@ -103,25 +111,25 @@ std::optional<TUFacts> FactsCache::lookup(const ParseRequest &Request) {
           Now->Hash != Saved.at("hash").get<std::string>())
         return std::nullopt;
     }
-    return Entry.at("facts").get<TUFacts>();
   } catch (const nlohmann::json::exception &) {
     return std::nullopt; // An entry from a damaged cache is a miss.
   }
+  return Entry;
 }
 
-void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
-  if (Dir.empty() || !Facts.Completed || fs::create_directories(Dir))
+void FactsCache::writeEntry(const std::string &Final, const std::vector<std::string> &InputFiles,
+                            const char *Key, nlohmann::json Payload) {
+  if (Dir.empty() || fs::create_directories(Dir))
     return;
   nlohmann::json Stamps = nlohmann::json::array();
-  for (const std::string &Path : Facts.InputFiles) {
+  for (const std::string &Path : InputFiles) {
     std::optional<Stamp> S = stampOf(Path);
     if (!S)
       return;
     Stamps.push_back(
         {{"path", Path}, {"size", S->Size}, {"mtime", S->ModifiedNs}, {"hash", S->Hash}});
   }
-  nlohmann::json Entry = {{"stamps", std::move(Stamps)}, {"facts", Facts}};
-  std::string Final = entryPath(Request);
+  nlohmann::json Entry = {{"stamps", std::move(Stamps)}, {Key, std::move(Payload)}};
   llvm::SmallString<256> Temp;
   int FD;
   if (fs::createUniqueFile(Final + ".tmp-%%%%%%", FD, Temp))
@@ -137,6 +145,55 @@ void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
   // A temporary left behind would litter the cache for good.
   if (!Written || fs::rename(Temp, Final))
     fs::remove(Temp);
+}
+
+std::optional<TUFacts> FactsCache::lookup(const ParseRequest &Request) {
+  std::optional<nlohmann::json> Entry = readEntry(entryPath(Request));
+  if (!Entry || !Entry->contains("facts"))
+    return std::nullopt;
+  try {
+    return Entry->at("facts").get<TUFacts>();
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+}
+
+void FactsCache::store(const ParseRequest &Request, const TUFacts &Facts) {
+  if (Facts.Completed)
+    writeEntry(entryPath(Request), Facts.InputFiles, "facts", Facts);
+}
+
+std::optional<NvccVerdict> FactsCache::lookupVerdict(const std::vector<std::string> &Command) {
+  std::optional<nlohmann::json> Entry = readEntry(entryPath(Command));
+  if (!Entry || !Entry->contains("nvcc"))
+    return std::nullopt;
+  try {
+    const nlohmann::json &Saved = Entry->at("nvcc");
+    NvccVerdict Verdict;
+    Verdict.Ran = true;
+    Verdict.Accepted = Saved.at("accepted").get<bool>();
+    for (const auto &Error : Saved.at("errors"))
+      Verdict.Errors.push_back({Error.at("file").get<std::string>(),
+                                Error.at("line").get<unsigned>(),
+                                Error.at("message").get<std::string>()});
+    Verdict.Problem = Saved.at("problem").get<std::string>();
+    return Verdict;
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+}
+
+void FactsCache::storeVerdict(const std::vector<std::string> &Command,
+                              const std::vector<std::string> &InputFiles,
+                              const NvccVerdict &Verdict) {
+  // Only an answer is kept: nvcc that could not run may run next time.
+  if (!Verdict.Ran)
+    return;
+  nlohmann::json Errors = nlohmann::json::array();
+  for (const CompilerError &Error : Verdict.Errors)
+    Errors.push_back({{"file", Error.File}, {"line", Error.Line}, {"message", Error.Message}});
+  writeEntry(entryPath(Command), InputFiles, "nvcc",
+             {{"accepted", Verdict.Accepted}, {"errors", Errors}, {"problem", Verdict.Problem}});
 }
 
 } // namespace opmig::analyze

@@ -25,6 +25,9 @@ struct GoldenCase {
   std::vector<std::string> Entries;
   bool Verify = true;
   int ExpectedExit = 0;
+  /// Clang alone judges the code (`--no-nvcc`) unless the case asks for
+  /// nvcc; such a case skips where there is none.
+  bool Nvcc = false;
 };
 
 void PrintTo(const GoldenCase &Case, std::ostream *OS) { *OS << Case.Name; }
@@ -44,7 +47,11 @@ class AnalyzeGolden : public ::testing::TestWithParam<GoldenCase> {};
 
 TEST_P(AnalyzeGolden, MatchesGoldenJson) {
   const GoldenCase &Case = GetParam();
+  if (Case.Nvcc && !haveNvcc())
+    GTEST_SKIP() << "no nvcc here: the nvcc verdict on Clang's errors is not checked";
   std::vector<std::string> Args = {"analyze", "--source", Case.Source, "--format", "json"};
+  if (!Case.Nvcc)
+    Args.push_back("--no-nvcc");
   for (const std::string &Entry : Case.Entries)
     Args.insert(Args.end(), {"--entry", Entry});
   if (Case.Verify)
@@ -94,8 +101,22 @@ const GoldenCase Cases[] = {
     {"header_bodies_quantize", fixture("upstream/header_bodies"), {"hb::ops::quantize"}, true},
     {"pybind_gelu", fixture("upstream/pybind_mod"), {"gelu"}},
     {"pybind_gelu_backward", fixture("upstream/pybind_mod"), {"gelu_backward"}},
-    // nvcc-only code Clang rejects: a partial result, closure still exact.
+    // nvcc-only code Clang rejects: judged by Clang alone, a partial result
+    // with the closure still exact; nvcc compiles it, so with nvcc it is not.
     {"partial_parse_bucketize", fixture("upstream/partial_parse"), {"bucketize_op"}, false},
+    {"partial_parse_bucketize_nvcc",
+     fixture("upstream/partial_parse"),
+     {"bucketize_op"},
+     /*Verify=*/false,
+     /*ExpectedExit=*/0,
+     /*Nvcc=*/true},
+    // Code neither compiler accepts stays partial, with nvcc's error.
+    {"nvcc_rejects_scale",
+     fixture("upstream/bad_inputs/nvcc_rejects"),
+     {"scale_op"},
+     /*Verify=*/false,
+     /*ExpectedExit=*/0,
+     /*Nvcc=*/true},
     {"ambiguous_ns_a_launch", fixture("upstream/bad_inputs/ambiguous"), {"ns_a::launch"}},
     {"ambiguous_launch_extra", fixture("upstream/bad_inputs/ambiguous"), {"launch_extra"}},
     {"include_cycle", fixture("upstream/bad_inputs/include_cycle"), {"cycle_entry"}},

@@ -357,15 +357,29 @@ TEST(AnalyzeInputs, UnusableTempDirectoryIsAnInternalError) {
 }
 
 TEST(AnalyzeInputs, PartialResultNamesWhereClangGaveUp) {
-  ToolResult Result = runOpmig(
-      analyzeArgs(fixture("upstream/partial_parse"), "bucketize_op", {"--format", "json"}));
+  ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/partial_parse"), "bucketize_op",
+                                           {"--format", "json", "--no-nvcc"}));
   ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
   nlohmann::json Doc = Result.json();
   EXPECT_TRUE(Doc["partial"]);
+  EXPECT_TRUE(Doc["nvcc_judged"][0]["judged"] == false) << Doc["nvcc_judged"].dump();
   ASSERT_FALSE(Doc["partial_reasons"].empty());
   EXPECT_NE(Doc["partial_reasons"][0].get<std::string>().find("csrc/bucketize.cu:12"),
             std::string::npos);
   EXPECT_NE(Result.Stderr.find("partial result"), std::string::npos);
+}
+
+TEST(AnalyzeInputs, NvccDecidesWhereClangRejects) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc here: the nvcc verdict on Clang's errors is not checked";
+  ToolResult Result =
+      runOpmig(analyzeArgs(fixture("upstream/partial_parse"), "bucketize_op", {"--verbose"}));
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  EXPECT_NE(Result.Stdout.find("Clang rejects, nvcc compiles (1 TUs"), std::string::npos)
+      << Result.Stdout;
+  EXPECT_EQ(Result.Stdout.find("PARTIAL"), std::string::npos) << Result.Stdout;
+  EXPECT_EQ(Result.Stderr.find("partial result"), std::string::npos) << Result.Stderr;
+  EXPECT_NE(Result.Stdout.find("nvcc"), std::string::npos);
 }
 
 TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {

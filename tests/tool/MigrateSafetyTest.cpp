@@ -250,12 +250,27 @@ TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {
   MigrationCase Partial{"partial",        "tests/fixtures/upstream/partial_parse",
                         {"bucketize_op"}, "tests/fixtures/targets/generic_like",
                         "generic",        "bucket"};
+  Partial.Options = {"--no-nvcc"}; // Clang alone judges: its errors stand.
   MigrationSandbox PartialBox(Partial);
   Tree Before = snapshotTree(PartialBox.Target);
   ToolResult R = runOpmig(migrateArgs(Partial, PartialBox));
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
   EXPECT_TRUE(contains(R.Stderr, "--allow-partial")) << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
+}
+
+TEST_F(MigrateSafetyTest, CodeOnlyClangRejectsIsNotRefusedAsPartialWhenNvccCompilesIt) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc here: the nvcc verdict on Clang's errors is not checked";
+  MigrationCase Judged{"judged",         "tests/fixtures/upstream/partial_parse",
+                       {"bucketize_op"}, "tests/fixtures/targets/generic_like",
+                       "generic",        "bucket"};
+  MigrationSandbox Box(Judged);
+  ToolResult R = runOpmig(migrateArgs(Judged, Box, {"--dry-run"}));
+  // The analysis is complete; what stops this entry is its raw-pointer
+  // signature, which comes after the partial check.
+  EXPECT_FALSE(contains(R.Stderr, "--allow-partial")) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "which an op schema cannot express")) << R.Stderr;
 }
 
 TEST(MigrateKernelsTree, RepositoryKernelsAreWhatTheMigrationProduces) {

@@ -50,6 +50,12 @@ std::vector<std::string> stubArgs() {
   return {"--", "-isystem", std::string(OPMIG_FIXTURES_DIR) + "/stubs/include"};
 }
 
+bool haveNvcc() {
+  if (access("/usr/local/cuda/bin/nvcc", X_OK) == 0)
+    return true;
+  return std::system("command -v nvcc >/dev/null 2>&1") == 0;
+}
+
 void writeFile(const std::string &Path, const std::string &Content) {
   std::filesystem::create_directories(std::filesystem::path(Path).parent_path());
   std::ofstream(Path, std::ios::binary) << Content;

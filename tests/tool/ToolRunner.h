@@ -29,6 +29,10 @@ ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std:
 /// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.
 std::vector<std::string> stubArgs();
 
+/// Whether opmig finds an nvcc here (/usr/local/cuda/bin/nvcc or on PATH),
+/// as it does to judge TUs Clang rejects.
+bool haveNvcc();
+
 /// A fresh temporary directory, removed at exit.
 std::string makeTempDir();
 

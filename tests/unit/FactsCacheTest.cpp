@@ -229,3 +229,31 @@ TEST_F(FactsCacheTest, VanishedInputFileStoresNothing) {
 }
 
 } // namespace
+
+TEST_F(FactsCacheTest, NvccVerdictRoundTripsAndFollowsItsInputs) {
+  std::vector<std::string> Command = {"nvcc", "-x", "cu", "-cuda", Root + "/a.cpp"};
+  NvccVerdict Rejected;
+  Rejected.Ran = true;
+  Rejected.Errors = {{Root + "/a.h", 1, "boom"}};
+  FactsCache(CacheDir, Tree).storeVerdict(Command, {Root + "/a.cpp", Root + "/a.h"}, Rejected);
+  std::optional<NvccVerdict> Loaded = FactsCache(CacheDir, readTree()).lookupVerdict(Command);
+  ASSERT_TRUE(Loaded);
+  EXPECT_TRUE(Loaded->Ran);
+  EXPECT_FALSE(Loaded->Accepted);
+  ASSERT_EQ(Loaded->Errors.size(), 1u);
+  EXPECT_EQ(Loaded->Errors[0].Message, "boom");
+  EXPECT_EQ(Loaded->Errors[0].Line, 1u);
+  // Another command line is another entry; a parse entry is not a verdict.
+  EXPECT_FALSE(FactsCache(CacheDir, Tree).lookupVerdict({"nvcc", Root + "/a.cpp"}));
+  // An edited header invalidates it.
+  writeFile(Root + "/a.h", "inline int g() { return 2; }\n");
+  EXPECT_FALSE(FactsCache(CacheDir, readTree()).lookupVerdict(Command));
+}
+
+TEST_F(FactsCacheTest, NvccThatDidNotRunIsNotCached) {
+  std::vector<std::string> Command = {"nvcc", Root + "/a.cpp"};
+  NvccVerdict NotRun;
+  NotRun.Problem = "No such file or directory";
+  FactsCache(CacheDir, Tree).storeVerdict(Command, {Root + "/a.cpp"}, NotRun);
+  EXPECT_TRUE(cacheFiles().empty());
+}

@@ -63,6 +63,12 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;
+  json &Judged = Doc["nvcc_judged"] = json::array();
+  for (const NvccJudgement &J : R.NvccJudged)
+    Judged.push_back({{"tu", J.TU},
+                      {"judged", J.Judged},
+                      {"accepted", J.Accepted},
+                      {"first_error", J.FirstError}});
   Doc["build_flags"] = {{"inferred", R.InferredFlags},
                         {"nvcc", R.UpstreamNvccFlags},
                         {"read_from", R.InferredFrom},

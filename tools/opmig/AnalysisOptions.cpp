@@ -55,6 +55,8 @@ void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags) {
       ->allow_extra_args(false);
   Sub.add_option("--gpu-arch", O.GpuArch,
                  "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
+  Sub.add_flag("--no-nvcc", Flags.NoNvcc,
+               "Clang's errors make the analysis partial even where nvcc compiles the TU");
   Sub.add_flag("-q,--quiet", Flags.Quiet, "no progress or warnings on stderr");
 }
 
@@ -69,6 +71,7 @@ void finishAnalysisOptions(AnalysisFlags &Flags, const std::vector<std::string> 
     Options.CacheDir.clear();
   else if (Options.CacheDir.empty())
     Options.CacheDir = analyze::defaultCacheDir();
+  Options.JudgeWithNvcc = !Flags.NoNvcc;
   Options.OnProgress = progressPrinter(Flags.Quiet);
 }
 

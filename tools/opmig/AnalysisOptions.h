@@ -20,6 +20,7 @@ namespace opmig {
 struct AnalysisFlags {
   analyze::AnalyzeOptions Options;
   bool NoCache = false;
+  bool NoNvcc = false;
   bool Quiet = false;
 };
 

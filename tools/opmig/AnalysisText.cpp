@@ -80,6 +80,13 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     if (!R.Verify.ScratchDir.empty())
       OS << "  scratch copy kept in " << R.Verify.ScratchDir << "\n";
   }
+  std::vector<std::string> ClangOnly;
+  for (const NvccJudgement &J : R.NvccJudged)
+    if (J.Accepted)
+      ClangOnly.push_back(J.TU);
+  if (!ClangOnly.empty())
+    OS << "\nClang rejects, nvcc compiles (" << ClangOnly.size()
+       << " TUs; their Clang errors are warnings): " << llvm::join(ClangOnly, ", ") << "\n";
   if (R.isPartial()) {
     OS << "\nPARTIAL result:\n";
     for (const std::string &Reason : R.PartialReasons)

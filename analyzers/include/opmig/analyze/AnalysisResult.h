@@ -111,6 +111,14 @@ struct AnalysisDiagnostic {
 
 const char *toString(AnalysisDiagnostic::Level L);
 
+/// nvcc's verdict on a TU that Clang rejected (see NvccCheck.h).
+struct NvccJudgement {
+  std::string TU;         ///< Relative to `--source`.
+  bool Judged = false;    ///< False when nvcc was not asked (none found, or `--no-nvcc`).
+  bool Accepted = false;  ///< nvcc compiles it: its Clang errors do not make the result partial.
+  std::string FirstError; ///< nvcc's first error, or why it could not run.
+};
+
 struct StageTime {
   std::string Stage;
   double Seconds = 0;
@@ -178,8 +186,10 @@ struct AnalysisResult {
   /// closure itself lacks (or cannot know, on a partial result).
   bool LinksAfterSlicing = true;
   std::vector<AnalysisDiagnostic> Diagnostics;
-  /// Why the result may be incomplete; empty when every parse was clean.
+  /// Why the result may be incomplete; empty when every parse was clean or
+  /// nvcc compiles every TU Clang rejected.
   std::vector<std::string> PartialReasons;
+  std::vector<NvccJudgement> NvccJudged; ///< One per TU Clang rejected, by path.
   /// Flags inferred for the tree when no compile database was given, and
   /// the upstream build files they were read from (`setup.py`, ...).
   std::vector<std::string> InferredFlags;

@@ -41,6 +41,9 @@ struct AnalyzeOptions {
   std::string GpuArch;  ///< Device side; empty: the database's, else sm_90.
   unsigned Jobs = 0;    ///< Parallel parses; 0 means one per core.
   std::string CacheDir; ///< Empty disables the cache.
+  /// Ask nvcc about TUs Clang rejects (NvccCheck.h); off, Clang's errors
+  /// always make the result partial.
+  bool JudgeWithNvcc = true;
   std::function<void(const Progress &)> OnProgress;
 };
 

@@ -13,11 +13,14 @@
 #ifndef OPMIG_ANALYZE_FACTSCACHE_H
 #define OPMIG_ANALYZE_FACTSCACHE_H
 
+#include "nlohmann/json_fwd.hpp"
+#include "opmig/analyze/NvccCheck.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUFacts.h"
 #include "opmig/analyze/TUParser.h"
 
 #include <map>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -36,6 +39,12 @@ public:
   /// Best effort: a cache that cannot be written only costs time.
   void store(const ParseRequest &Request, const TUFacts &Facts);
 
+  /// nvcc's verdict on a TU, keyed by its command line; valid while the
+  /// files the TU's Clang parses read are unchanged. Thread-safe.
+  std::optional<NvccVerdict> lookupVerdict(const std::vector<std::string> &Command);
+  void storeVerdict(const std::vector<std::string> &Command,
+                    const std::vector<std::string> &InputFiles, const NvccVerdict &Verdict);
+
 private:
   struct Stamp {
     uint64_t Size = 0;
@@ -43,11 +52,18 @@ private:
     std::string Hash;
   };
   std::string entryPath(const ParseRequest &Request) const;
+  std::string entryPath(const std::vector<std::string> &Command) const;
   std::optional<Stamp> stampOf(const std::string &Path);
+  /// The payload of the entry at `Path` when every file it depends on is
+  /// unchanged.
+  std::optional<nlohmann::json> readEntry(const std::string &Path);
+  void writeEntry(const std::string &Path, const std::vector<std::string> &InputFiles,
+                  const char *Key, nlohmann::json Payload);
 
   std::string Dir;
   const SourceTree &Tree;
   std::map<std::string, std::optional<Stamp>> Stamps; ///< Memoized per run.
+  std::mutex StampsLock; ///< Verdicts are looked up from a thread pool.
 };
 
 } // namespace opmig::analyze

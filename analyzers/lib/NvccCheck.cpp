@@ -1,0 +1,127 @@
+#include "opmig/analyze/NvccCheck.h"
+
+#include "opmig/analyze/TUParser.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/Regex.h"
+
+namespace opmig::analyze {
+
+namespace {
+
+constexpr size_t MaxErrors = 20;
+/// A front-end pass over the heaviest torch TU takes well under a minute.
+constexpr unsigned TimeoutSeconds = 900;
+
+/// The flags both compilers read the same way; Clang's own (resource dir,
+/// CUDA path, warnings) and the CCCL directory nvcc adds by itself are left
+/// out.
+std::vector<std::string> portableFlags(const std::vector<std::string> &Flags) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    llvm::StringRef Flag = Flags[I];
+    bool TakesNext = (Flag == "-isystem" || Flag == "-include" || Flag == "-I" || Flag == "-D" ||
+                      Flag == "-U") &&
+                     I + 1 < Flags.size();
+    if (TakesNext) {
+      if (!llvm::StringRef(Flags[I + 1]).ends_with("/include/cccl"))
+        Out.insert(Out.end(), {Flags[I], Flags[I + 1]});
+      ++I;
+    } else if (Flag.starts_with("-D") || Flag.starts_with("-U") || Flag.starts_with("-I") ||
+               Flag.starts_with("-std=")) {
+      Out.push_back(Flags[I]);
+    }
+  }
+  return Out;
+}
+
+/// `sm_90a` -> `compute_90a`.
+std::string virtualArch(llvm::StringRef GpuArch) {
+  llvm::StringRef Number = GpuArch;
+  Number.consume_front("sm_");
+  return ("compute_" + Number).str();
+}
+
+} // namespace
+
+std::string findNvcc(const std::string &CudaPath) {
+  if (!CudaPath.empty()) {
+    std::string Candidate = CudaPath + "/bin/nvcc";
+    if (llvm::sys::fs::can_execute(Candidate))
+      return Candidate;
+  }
+  if (llvm::ErrorOr<std::string> OnPath = llvm::sys::findProgramByName("nvcc"))
+    return *OnPath;
+  return "";
+}
+
+std::vector<std::string> nvccCheckCommand(const NvccCheckRequest &Request) {
+  bool Cuda = isCudaSource(Request.MainFile);
+  std::vector<std::string> Args = {Request.Nvcc, "-x", Cuda ? "cu" : "c++"};
+  for (std::string &Flag : portableFlags(Request.Flags))
+    Args.push_back(std::move(Flag));
+  if (Cuda) {
+    Args.insert(Args.end(), Request.NvccFlags.begin(), Request.NvccFlags.end());
+    std::string Arch = virtualArch(Request.GpuArch);
+    Args.insert(Args.end(), {"-gencode=arch=" + Arch + ",code=" + Arch, "-Xcicc", "-O0", "-cuda"});
+  } else {
+    Args.insert(Args.end(), {"-Xcompiler", "-fsyntax-only", "-c"});
+  }
+  Args.insert(Args.end(), {"-o", "/dev/null", Request.MainFile});
+  return Args;
+}
+
+std::vector<CompilerError> parseCompilerErrors(llvm::StringRef Output) {
+  static const llvm::Regex Nvcc("^(.+)\\(([0-9]+)\\): (catastrophic )?error: (.*)$");
+  static const llvm::Regex Host("^(.+):([0-9]+):[0-9]+: (fatal )?error: (.*)$");
+  std::vector<CompilerError> Errors;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Output.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines) {
+    llvm::SmallVector<llvm::StringRef, 5> Match;
+    if (!Nvcc.match(Line.rtrim(), &Match) && !Host.match(Line.rtrim(), &Match))
+      continue;
+    CompilerError Error{Match[1].str(), 0, Match[4].str()};
+    Match[2].getAsInteger(10, Error.Line);
+    Errors.push_back(std::move(Error));
+  }
+  return Errors;
+}
+
+NvccVerdict checkWithNvcc(const NvccCheckRequest &Request) {
+  NvccVerdict Verdict;
+  llvm::SmallString<128> LogPath;
+  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-nvcc", "log", LogPath)) {
+    Verdict.Problem = "cannot create a log file: " + EC.message();
+    return Verdict;
+  }
+  llvm::FileRemover RemoveLog(LogPath);
+  std::vector<std::string> Command = nvccCheckCommand(Request);
+  llvm::SmallVector<llvm::StringRef> Argv(Command.begin(), Command.end());
+  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(LogPath),
+                                                llvm::StringRef(LogPath)};
+  std::string ExecError;
+  bool Failed = false;
+  int Code = llvm::sys::ExecuteAndWait(Command.front(), Argv, std::nullopt, Redirects,
+                                       TimeoutSeconds, 0, &ExecError, &Failed);
+  if (Failed || Code < 0) {
+    Verdict.Problem = ExecError.empty() ? "nvcc did not finish" : ExecError;
+    return Verdict;
+  }
+  Verdict.Ran = true;
+  Verdict.Accepted = Code == 0;
+  if (auto Log = llvm::MemoryBuffer::getFile(LogPath))
+    Verdict.Errors = parseCompilerErrors((*Log)->getBuffer());
+  if (Verdict.Errors.size() > MaxErrors)
+    Verdict.Errors.resize(MaxErrors);
+  if (!Verdict.Accepted && Verdict.Errors.empty())
+    Verdict.Problem = "nvcc exited with status " + std::to_string(Code);
+  return Verdict;
+}
+
+} // namespace opmig::analyze
