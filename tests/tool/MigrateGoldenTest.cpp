@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <gtest/gtest.h>
+#include <iostream>
 
 namespace opmig::test {
 namespace {
@@ -35,10 +36,22 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
   MigrationSandbox Box(C);
   Tree Before = snapshotTree(Box.Target);
 
-  ToolResult First = runOpmig(migrateArgs(C, Box, {"--format", "json"}));
+  ToolResult First =
+      runOpmig(migrateArgs(C, Box, {"--format", "json"}, /*Stubs=*/true, /*CompileCheck=*/true));
   ASSERT_EQ(First.ExitCode, 0) << First.Stdout << First.Stderr;
   nlohmann::json Report = First.json();
   EXPECT_EQ(Report["outcome"], "written");
+  // Before writing, nvcc compiled every TU written (ported and generated).
+  const nlohmann::json &Check = Report["compile_check"];
+  if (haveNvcc()) {
+    EXPECT_TRUE(Check["ran"].get<bool>()) << Check.dump(2);
+    EXPECT_FALSE(Check["adds_errors"].get<bool>()) << Check.dump(2);
+    for (const nlohmann::json &TU : Check["tus"])
+      EXPECT_TRUE(TU["compiles"].get<bool>()) << TU.dump(2);
+  } else {
+    std::cout << "[  NOTE    ] no nvcc here: the compile check did not run\n";
+    EXPECT_FALSE(Check["ran"].get<bool>());
+  }
   Tree After = snapshotTree(Box.Target);
   Tree Changes = treeChanges(Before, After);
 

@@ -9,7 +9,8 @@ MigrationSandbox::MigrationSandbox(const MigrationCase &C)
       Target(copyToTemp(std::string(OPMIG_SOURCE_DIR) + "/" + C.Target)) {}
 
 std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
-                                     const std::vector<std::string> &Extra, bool Stubs) {
+                                     const std::vector<std::string> &Extra, bool Stubs,
+                                     bool CompileCheck) {
   std::vector<std::string> Args = {"migrate",
                                    "--source",
                                    Box.Source,
@@ -29,6 +30,8 @@ std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSand
   }
   Args.insert(Args.end(), C.Options.begin(), C.Options.end());
   Args.insert(Args.end(), Extra.begin(), Extra.end());
+  if (!CompileCheck)
+    Args.push_back("--no-compile-check");
   if (Stubs)
     for (const std::string &Arg : stubArgs())
       Args.push_back(Arg);

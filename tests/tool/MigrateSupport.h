@@ -31,9 +31,12 @@ struct MigrationSandbox {
 };
 
 /// `migrate` arguments for `C` from `Box`, then `Extra`, then (unless
-/// `Stubs` is false: the installed torch) the stand-in headers.
+/// `Stubs` is false: the installed torch) the stand-in headers. The nvcc
+/// compile check is off unless `CompileCheck`: most tests are about the
+/// files, and the golden and real-torch tests run it.
 std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSandbox &Box,
-                                     const std::vector<std::string> &Extra = {}, bool Stubs = true);
+                                     const std::vector<std::string> &Extra = {}, bool Stubs = true,
+                                     bool CompileCheck = false);
 
 /// The sample merge_attn_states into the cache-dit-like target, domain attn.
 MigrationCase sampleIntoCacheDit();

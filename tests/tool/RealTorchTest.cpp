@@ -97,5 +97,21 @@ TEST_F(RealTorch, GenericRegistrationOfFloatAndIntParametersCompiles) {
   EXPECT_EQ(Compiled.ExitCode, 0) << Compiled.Stdout << Compiled.Stderr;
 }
 
+TEST_F(RealTorch, SampleMigrationCompilesWithNvccBeforeItIsWritten) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc here: the compile check is not exercised against real torch";
+  MigrationCase C = sampleIntoCacheDit();
+  MigrationSandbox Box(C);
+  ToolResult Migrated =
+      runOpmig(migrateArgs(C, Box, {"--format", "json"}, /*Stubs=*/false, /*CompileCheck=*/true),
+               {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + torchDir()});
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  const nlohmann::json Check = Migrated.json()["compile_check"];
+  ASSERT_TRUE(Check["ran"].get<bool>()) << Check.dump(2);
+  EXPECT_GE(Check["tus"].size(), 2u); // The ported TUs and the generated binding.
+  for (const nlohmann::json &TU : Check["tus"])
+    EXPECT_TRUE(TU["compiles"].get<bool>()) << TU.dump(2);
+}
+
 } // namespace
 } // namespace opmig::test

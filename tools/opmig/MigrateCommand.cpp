@@ -26,7 +26,7 @@ struct MigrateArgs {
   migrate::MigrateOptions Options;
   std::vector<std::string> Renames;
   std::string Format = "text";
-  bool DryRun = false, Force = false, Verbose = false;
+  bool DryRun = false, Force = false, Verbose = false, NoCompileCheck = false;
 };
 
 /// The folder of the built-in profiles: $OPMIG_RULES_DIR/profiles, else the
@@ -132,6 +132,14 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
     Outcome = MigrationOutcome::UpToDate;
   else if (Args.DryRun)
     Outcome = MigrationOutcome::DryRun;
+  // What would be written must compile where upstream did.
+  validate::CompileCheckReport Check;
+  if (Args.NoCompileCheck)
+    Check.NotRunBecause = "--no-compile-check";
+  else if (Outcome == MigrationOutcome::Written || Outcome == MigrationOutcome::DryRun)
+    Check = validate::checkMigrationCompiles(*Result, {Options.TargetRoot, Options.Analysis.Jobs});
+  if (Check.addsErrors())
+    Outcome = MigrationOutcome::Blocked;
 
   if (Args.DryRun && Args.Format == "text") {
     llvm::Expected<std::string> Diff = dryRunDiff(*Result);
@@ -144,9 +152,9 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
             migrate::commitChanges(Options.TargetRoot, Result->fileChanges(), testHooks()))
       return reportError(std::move(E));
   if (Args.Format == "json")
-    llvm::outs() << dumpJson(renderMigrationJson(*Result, Outcome, Args.Force), 2) << "\n";
+    llvm::outs() << dumpJson(renderMigrationJson(*Result, Check, Outcome, Args.Force), 2) << "\n";
   else
-    llvm::outs() << renderMigrationText(*Result, Outcome, Args.Force, Args.Verbose);
+    llvm::outs() << renderMigrationText(*Result, Check, Outcome, Args.Force, Args.Verbose);
   return Outcome == MigrationOutcome::Blocked ? ExitProblemsFound : ExitSuccess;
 }
 
@@ -177,6 +185,8 @@ CommandRunner registerMigrateCommand(CLI::App &App) {
   Sub->add_flag("--allow-partial", O.AllowPartial,
                 "migrate even when Clang rejected part of the upstream code");
   Sub->add_flag("--dry-run", Args->DryRun, "print the unified diff; write nothing");
+  Sub->add_flag("--no-compile-check", Args->NoCompileCheck,
+                "do not compile the migrated TUs with nvcc before writing them");
   Sub->add_flag("--bootstrap", O.Bootstrap,
                 "create what the profile's convention asks the target to have and it lacks "
                 "(an __all__, a guard test, setup.py's extension helpers); see it with --dry-run");

@@ -84,7 +84,49 @@ json interruptedJson(const MigrationResult &R) {
 
 } // namespace
 
-json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, bool Forced) {
+json compileCheckJson(const validate::CompileCheckReport &Check) {
+  json TUs = json::array();
+  for (const validate::TUCompile &TU : Check.TUs) {
+    json Errors = json::array();
+    for (const analyze::CompilerError &E : TU.Errors)
+      Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
+    TUs.push_back({{"path", TU.Path},
+                   {"upstream_path", TU.UpstreamPath},
+                   {"compiles", TU.Compiles},
+                   {"errors", Errors},
+                   {"upstream_compiles", TU.UpstreamCompiles},
+                   {"upstream_first_error", TU.UpstreamFirstError},
+                   {"adds_errors", TU.addsErrors()}});
+  }
+  return {
+      {"ran", Check.Ran},          {"not_run_because", Check.NotRunBecause}, {"nvcc", Check.Nvcc},
+      {"gpu_arch", Check.GpuArch}, {"adds_errors", Check.addsErrors()},      {"tus", TUs}};
+}
+
+void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_ostream &OS) {
+  if (!Check.Ran) {
+    OS << "compile check: not run (" << Check.NotRunBecause << ")\n";
+    return;
+  }
+  size_t Compiling = llvm::count_if(Check.TUs, [](const auto &TU) { return TU.Compiles; });
+  OS << "compile check (nvcc, front end for " << Check.GpuArch << "): " << Compiling << " of "
+     << Check.TUs.size() << " TUs compile\n";
+  for (const validate::TUCompile &TU : Check.TUs) {
+    if (TU.Compiles)
+      continue;
+    const analyze::CompilerError &First = TU.Errors.front();
+    OS << "  " << (TU.addsErrors() ? "error" : "note") << ": " << TU.Path << ": " << First.File
+       << ":" << First.Line << ": " << First.Message << " ("
+       << (TU.UpstreamPath.empty() ? "generated glue"
+           : TU.UpstreamCompiles
+               ? "upstream " + TU.UpstreamPath + " compiles: the migration added it"
+               : "upstream " + TU.UpstreamPath + " fails too")
+       << ")\n";
+  }
+}
+
+json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckReport &Check,
+                         MigrationOutcome Outcome, bool Forced) {
   const migrate::Manifest &M = R.NewManifest;
   json Ops = json::array();
   for (size_t I = 0; I < R.Ops.size(); ++I) {
@@ -136,12 +178,13 @@ json renderMigrationJson(const MigrationResult &R, MigrationOutcome Outcome, boo
           {"ops", Ops},
           {"changes", Changes},
           {"issues", Issues},
+          {"compile_check", compileCheckJson(Check)},
           {"recovered_interrupted_run", R.RecoveredInterrupted},
           {"interrupted_run", interruptedJson(R)}};
 }
 
-std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outcome, bool Forced,
-                                bool Verbose) {
+std::string renderMigrationText(const MigrationResult &R, const validate::CompileCheckReport &Check,
+                                MigrationOutcome Outcome, bool Forced, bool Verbose) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
   const migrate::UpstreamInfo &Up = R.NewManifest.Upstream;
@@ -180,6 +223,7 @@ std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outco
   for (const migrate::RewriteIssue &I : R.Issues)
     OS << I.Loc.File << ":" << I.Loc.Line << ": " << (I.Blocking ? "error" : "warning") << ": "
        << I.Message << "\n";
+  describeCompileCheck(Check, OS);
   switch (Outcome) {
   case MigrationOutcome::Written:
     OS << "written" << (Forced ? " (--force: conflicting files overwritten)" : "") << "\n";
@@ -193,8 +237,11 @@ std::string renderMigrationText(const MigrationResult &R, MigrationOutcome Outco
   case MigrationOutcome::Blocked:
     OS << "not written: "
        << (R.hasBlockingIssues() ? "fix the errors above"
-                                 : "files above were changed by hand; keep your edits by "
-                                   "moving them upstream, or pass --force to overwrite them")
+           : Check.addsErrors()
+               ? "the migrated code would not compile where upstream does (errors above); see "
+                 "the files with --dry-run, or write them anyway with --no-compile-check"
+               : "files above were changed by hand; keep your edits by moving them upstream, or "
+                 "pass --force to overwrite them")
        << "\n";
     break;
   }

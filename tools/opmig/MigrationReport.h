@@ -5,6 +5,7 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/migrate/Migrator.h"
+#include "opmig/validate/CompileCheck.h"
 
 #include <string>
 
@@ -18,12 +19,14 @@ inline constexpr const char *MigrateSchemaVersion = "opmig.migrate/1";
 /// blocked (by issues or conflicts) or up to date.
 enum class MigrationOutcome { Written, DryRun, Blocked, UpToDate };
 
-nlohmann::json renderMigrationJson(const migrate::MigrationResult &R, MigrationOutcome Outcome,
-                                   bool Forced);
+nlohmann::json renderMigrationJson(const migrate::MigrationResult &R,
+                                   const validate::CompileCheckReport &Check,
+                                   MigrationOutcome Outcome, bool Forced);
 
 /// A summary for people: one line per change, the ops and their fakes, the
 /// issues and conflicts, and what was done.
-std::string renderMigrationText(const migrate::MigrationResult &R, MigrationOutcome Outcome,
+std::string renderMigrationText(const migrate::MigrationResult &R,
+                                const validate::CompileCheckReport &Check, MigrationOutcome Outcome,
                                 bool Forced, bool Verbose);
 
 } // namespace opmig

@@ -1,0 +1,215 @@
+#include "opmig/validate/CompileCheck.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace opmig::validate {
+
+namespace fs = llvm::sys::fs;
+using analyze::NvccCheckRequest;
+using analyze::NvccVerdict;
+using llvm::StringRef;
+
+bool CompileCheckReport::addsErrors() const {
+  return llvm::any_of(TUs, [](const TUCompile &TU) { return TU.addsErrors(); });
+}
+
+namespace {
+
+bool isTranslationUnit(StringRef Path) {
+  StringRef Ext = llvm::sys::path::extension(Path);
+  return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
+}
+
+bool isBelow(StringRef Path, StringRef Dir) {
+  return Path.size() > Dir.size() && Path.starts_with(Dir) && Path[Dir.size()] == '/';
+}
+
+class Checker {
+public:
+  Checker(const migrate::MigrationResult &R, const CompileCheckOptions &Options)
+      : R(R), Options(Options) {}
+
+  CompileCheckReport run();
+
+private:
+  llvm::Error makeScratch();
+  std::vector<std::string> flagsFor(const migrate::PlannedChange &Change) const;
+  std::string mapIncludeDir(StringRef Dir) const;
+  void compareWithUpstream(TUCompile &TU) const;
+  std::string targetRelative(StringRef Path) const;
+
+  const migrate::MigrationResult &R;
+  const CompileCheckOptions &Options;
+  std::string Scratch, Nvcc;
+};
+
+llvm::Error Checker::makeScratch() {
+  llvm::SmallString<256> Dir;
+  if (std::error_code EC = fs::createUniqueDirectory("opmig-compile-check", Dir))
+    return llvm::createStringError(EC, "cannot create a scratch directory");
+  Scratch = std::string(Dir);
+  for (const migrate::PlannedChange &Change : R.Changes) {
+    if (Change.Action == migrate::ChangeAction::Remove)
+      continue;
+    std::string To = Scratch + "/" + Change.Path;
+    std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To));
+    llvm::raw_fd_ostream OS(To, EC);
+    if (EC)
+      return llvm::createStringError(EC, "cannot write " + To);
+    OS << Change.NewContent;
+  }
+  // Third-party code is not the migration's: the target's copy when it has
+  // one, else the upstream's submodule, where the glue looks for it.
+  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty) {
+    std::string From = Options.TargetRoot + "/" + Party.TargetDir;
+    if (!fs::is_directory(From))
+      From = R.Analysis.SourceRoot + "/" + Party.UpstreamDir;
+    std::string To = Scratch + "/" + Party.TargetDir;
+    if (fs::exists(To) || !fs::is_directory(From))
+      continue;
+    fs::create_directories(llvm::sys::path::parent_path(To));
+    if (std::error_code EC = fs::create_link(From, To))
+      return llvm::createStringError(EC, "cannot link " + Party.TargetDir + " into the scratch");
+  }
+  return llvm::Error::success();
+}
+
+/// An upstream include directory as the migrated tree has it: a submodule's
+/// moves with it; the tree's own are replaced by the include root; external
+/// ones (torch, Python) stay.
+std::string Checker::mapIncludeDir(StringRef Dir) const {
+  const std::string &Root = R.Analysis.SourceRoot;
+  if (Dir != Root && !isBelow(Dir, Root))
+    return Dir.str();
+  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty) {
+    std::string Upstream = Root + "/" + Party.UpstreamDir;
+    if (Dir == Upstream || isBelow(Dir, Upstream))
+      return Scratch + "/" + Party.TargetDir + Dir.drop_front(Upstream.size()).str();
+  }
+  return "";
+}
+
+std::vector<std::string> Checker::flagsFor(const migrate::PlannedChange &Change) const {
+  const auto &TUFlags = R.Analysis.TUFlags;
+  auto Upstream = TUFlags.find(Change.UpstreamPath);
+  // Glue is built beside the entry's TU, with its flags.
+  if (Upstream == TUFlags.end() && !R.Analysis.Entries.empty())
+    Upstream = TUFlags.find(R.Analysis.Entries.front().Loc.File);
+  if (Upstream == TUFlags.end())
+    Upstream = TUFlags.begin();
+  std::vector<std::string> Flags = {"-I" + Scratch + "/" + R.Plan.IncludeRoot,
+                                    "-I" + Options.TargetRoot + "/" + R.Plan.IncludeRoot};
+  if (Upstream == TUFlags.end())
+    return Flags;
+  const std::vector<std::string> &From = Upstream->second;
+  for (size_t I = 0; I < From.size(); ++I) {
+    StringRef Flag = From[I];
+    bool Separate = (Flag == "-I" || Flag == "-isystem") && I + 1 < From.size();
+    if (!Separate && !Flag.starts_with("-I")) {
+      Flags.push_back(From[I]);
+      continue;
+    }
+    std::string Kind = Separate ? Flag.str() : "-I";
+    std::string Mapped = mapIncludeDir(Separate ? StringRef(From[++I]) : Flag.drop_front(2));
+    if (Mapped.empty())
+      continue;
+    if (Kind == "-I")
+      Flags.push_back("-I" + Mapped);
+    else
+      Flags.insert(Flags.end(), {Kind, Mapped});
+  }
+  return Flags;
+}
+
+std::string Checker::targetRelative(StringRef Path) const {
+  if (isBelow(Path, Scratch))
+    return Path.drop_front(Scratch.size() + 1).str();
+  return Path.str();
+}
+
+/// Upstream's verdict on the TU a failing one was ported from: the
+/// analysis' when nvcc judged it there, else a compile now.
+void Checker::compareWithUpstream(TUCompile &TU) const {
+  if (TU.UpstreamPath.empty())
+    return;
+  for (const analyze::NvccJudgement &Judged : R.Analysis.NvccJudged)
+    if (Judged.TU == TU.UpstreamPath && Judged.Judged) {
+      TU.UpstreamCompiles = Judged.Accepted;
+      TU.UpstreamFirstError = Judged.FirstError;
+      return;
+    }
+  auto Flags = R.Analysis.TUFlags.find(TU.UpstreamPath);
+  if (Flags == R.Analysis.TUFlags.end())
+    return;
+  NvccCheckRequest Request{Nvcc, R.Analysis.SourceRoot + "/" + TU.UpstreamPath, Flags->second,
+                           R.Analysis.UpstreamNvccFlags, R.Analysis.GpuArch};
+  NvccVerdict Verdict = analyze::checkWithNvcc(Request);
+  TU.UpstreamCompiles = !Verdict.Ran || Verdict.Accepted;
+  if (!Verdict.Errors.empty())
+    TU.UpstreamFirstError =
+        std::to_string(Verdict.Errors.front().Line) + ": " + Verdict.Errors.front().Message;
+}
+
+CompileCheckReport Checker::run() {
+  CompileCheckReport Report;
+  Nvcc = analyze::findNvcc(R.Analysis.CudaPath);
+  if (Nvcc.empty()) {
+    Report.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
+    return Report;
+  }
+  std::vector<const migrate::PlannedChange *> TUs;
+  for (const migrate::PlannedChange &Change : R.Changes)
+    if (Change.Action != migrate::ChangeAction::Remove && isTranslationUnit(Change.Path))
+      TUs.push_back(&Change);
+  if (TUs.empty()) {
+    Report.NotRunBecause = "the migration writes no translation unit";
+    return Report;
+  }
+  if (llvm::Error E = makeScratch()) {
+    Report.NotRunBecause = llvm::toString(std::move(E));
+    if (!Scratch.empty())
+      fs::remove_directories(Scratch);
+    return Report;
+  }
+  Report.Ran = true;
+  Report.Nvcc = Nvcc;
+  Report.GpuArch = R.Analysis.GpuArch;
+  Report.TUs.resize(TUs.size());
+  {
+    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
+    for (size_t I = 0; I < TUs.size(); ++I)
+      Pool.async([&, I] {
+        TUCompile &TU = Report.TUs[I];
+        TU.Path = TUs[I]->Path;
+        TU.UpstreamPath = TUs[I]->UpstreamPath;
+        NvccCheckRequest Request{Nvcc, Scratch + "/" + TU.Path, flagsFor(*TUs[I]),
+                                 R.Analysis.UpstreamNvccFlags, R.Analysis.GpuArch};
+        NvccVerdict Verdict = analyze::checkWithNvcc(Request);
+        TU.Compiles = Verdict.Accepted;
+        TU.Errors = std::move(Verdict.Errors);
+        for (analyze::CompilerError &Error : TU.Errors)
+          Error.File = targetRelative(Error.File);
+        if (!Verdict.Ran || (!Verdict.Accepted && TU.Errors.empty()))
+          TU.Errors.push_back({TU.Path, 0, Verdict.Problem});
+        if (!TU.Compiles)
+          compareWithUpstream(TU);
+      });
+  }
+  fs::remove_directories(Scratch);
+  return Report;
+}
+
+} // namespace
+
+CompileCheckReport checkMigrationCompiles(const migrate::MigrationResult &Result,
+                                          const CompileCheckOptions &Options) {
+  return Checker(Result, Options).run();
+}
+
+} // namespace opmig::validate
