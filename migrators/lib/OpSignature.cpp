@@ -2,6 +2,7 @@
 
 #include "FakeDerivation.h"
 #include "SchemaTypes.h"
+#include "TensorWrites.h"
 #include "opmig/analyze/Errors.h"
 #include "opmig/analyze/TUParser.h"
 
@@ -54,10 +55,14 @@ std::string pythonReturn(const ReturnTypes &Types) {
 }
 
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
-/// its own alias set (`Aliases`, by parameter index).
+/// its own alias set (`Aliases`, by parameter index): a non-const
+/// `at::Tensor &`, or a tensor the body writes (TensorWrites.h).
 llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSignature &Sig,
                       std::vector<std::string> &Aliases) {
   Aliases.assign(Function.getNumParams(), "");
+  std::map<unsigned, std::string> Written;
+  for (TensorWrite &Write : findTensorWrites(Function, Ctx.getSourceManager()))
+    Written[Write.Param] = std::move(Write.How);
   unsigned MutableCount = 0;
   for (const ParmVarDecl *Param : Function.parameters()) {
     unsigned Index = Param->getFunctionScopeIndex();
@@ -72,6 +77,12 @@ llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSig
     Op.PyAnnotation = Type->Python;
     Op.IsTensor = Type->IsTensor;
     Op.Mutable = Type->Mutable;
+    if (Op.Mutable) {
+      Op.MutableBecause = "a non-const reference";
+    } else if (auto It = Written.find(Index); It != Written.end()) {
+      Op.Mutable = true;
+      Op.MutableBecause = It->second;
+    }
     if (!Type->Boxed.empty()) {
       Op.BoxedCppType = Type->Boxed;
       // An optional converts implicitly; a scalar is narrowed on purpose.
@@ -84,8 +95,11 @@ llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSig
                     ">(" + Op.Name + ")";
     }
     if (Op.Mutable) {
+      // `Tensor(a!)`, or `Tensor(a!)?` for an optional one.
       Aliases[Index] = aliasName(MutableCount++);
-      Op.SchemaType += "(" + Aliases[Index] + "!)";
+      llvm::StringRef Base(Op.SchemaType);
+      bool Optional = Base.consume_back("?");
+      Op.SchemaType = Base.str() + "(" + Aliases[Index] + "!)" + (Optional ? "?" : "");
     }
     Sig.Params.push_back(std::move(Op));
   }
@@ -104,7 +118,9 @@ llvm::Error addResults(const ReturnTypes &Returns, const FakeResult &Fake,
     if (Element.Mutable && !Param)
       return inputError("entry `", Sig.CppFunction, "`: output ", std::to_string(I + 1), " is a `",
                         ResultType, "` that is not always the same mutable tensor parameter");
-    Sig.Returns.push_back(Param ? "Tensor(" + Aliases[*Param] + "!)" : Element.Schema);
+    bool Optional = llvm::StringRef(Element.Schema).ends_with("?");
+    Sig.Returns.push_back(Param ? "Tensor(" + Aliases[*Param] + "!)" + (Optional ? "?" : "")
+                                : Element.Schema);
   }
   return llvm::Error::success();
 }

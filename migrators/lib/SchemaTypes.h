@@ -12,6 +12,11 @@
 //   at::IntArrayRef               -> int[]         list[int]
 //   std::tuple<at::Tensor, int64_t> (result) -> (Tensor, int)
 //
+// Mutability here is the type's only: a tensor taken by value, by const
+// reference or as an optional that the body writes is made mutable by the
+// caller (OpSignature, from TensorWrites.h), which spells both as
+// `Tensor(a!)`, `Tensor(a!)?`.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPMIG_MIGRATE_LIB_SCHEMATYPES_H
@@ -31,7 +36,7 @@ struct SchemaType {
   std::string Schema;    ///< `Tensor`, `int?`, `Tensor[]`; never an alias annotation.
   std::string Python;    ///< `torch.Tensor`, `int | None`, `list[torch.Tensor]`.
   bool IsTensor = false; ///< Exactly one tensor: not an optional, not a list.
-  bool Mutable = false;  ///< A non-const `at::Tensor &`.
+  bool Mutable = false;  ///< A non-const `at::Tensor &` (by its type alone).
   /// The C++ type torch's dispatcher passes for it, when the declared type
   /// cannot be registered as is (`double` for `float`, `int64_t` for `int`,
   /// `std::optional<double>` for `std::optional<float>`); empty otherwise.

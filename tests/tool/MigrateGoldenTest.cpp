@@ -171,6 +171,21 @@ INSTANTIATE_TEST_SUITE_P(
                                     "tests/fixtures/targets/generic_like",
                                     "generic",
                                     "scalars"},
+                      // Outputs taken by value, by const reference
+                      // and as an optional, written by the body:
+                      // `Tensor(a!)`, `Tensor(b!)?` all the same.
+                      MigrationCase{"out_params_generic",
+                                    "tests/fixtures/upstream/out_params",
+                                    {"scale_into", "row_sum", "accumulate"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "outs"},
+                      MigrationCase{"out_params_cache_dit",
+                                    "tests/fixtures/upstream/out_params",
+                                    {"scale_into", "row_sum", "accumulate"},
+                                    "tests/fixtures/targets/cache_dit_like",
+                                    "cache-dit",
+                                    "outs"},
                       // A cache-dit before its first native
                       // extension: --bootstrap writes the
                       // guard test, the wheel gate, __all__ and

@@ -113,5 +113,35 @@ TEST_F(RealTorch, SampleMigrationCompilesWithNvccBeforeItIsWritten) {
     EXPECT_TRUE(TU["compiles"].get<bool>()) << TU.dump(2);
 }
 
+/// Outputs taken by value, by const reference and as an optional are
+/// marked written through torch's own declarations (`data_ptr` and `add_`
+/// live in `TensorBase` and `Tensor`), and a registration of those C++
+/// types under the `Tensor(a!)` schemas compiles.
+TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
+  MigrationCase C{"out_params_generic",
+                  "tests/fixtures/upstream/out_params",
+                  {"scale_into", "row_sum", "accumulate"},
+                  "tests/fixtures/targets/generic_like",
+                  "generic",
+                  "outs"};
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box, {"--format", "json"}, /*Stubs=*/false),
+                                 {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + torchDir()});
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  nlohmann::json Report = Migrated.json();
+  std::vector<std::string> Schemas;
+  for (const nlohmann::json &Op : Report["ops"])
+    Schemas.push_back(Op["schema"].get<std::string>());
+  EXPECT_EQ(Schemas, (std::vector<std::string>{"(Tensor(a!) out, Tensor x, float scale) -> ()",
+                                               "(Tensor x, Tensor(a!) out, Tensor(b!)? mean) -> ()",
+                                               "(Tensor(a!) acc, Tensor x) -> Tensor(a!)"}));
+  std::string Include = torchDir() + "/torch/include";
+  ToolResult Compiled =
+      runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem", Include, "-isystem",
+                  Include + "/torch/csrc/api/include", "-I", Box.Target + "/kernels",
+                  Box.Target + "/kernels/outs/outs.cpp"});
+  EXPECT_EQ(Compiled.ExitCode, 0) << Compiled.Stdout << Compiled.Stderr;
+}
+
 } // namespace
 } // namespace opmig::test

@@ -108,17 +108,20 @@ protected:
     Request.TUFlags[File] = flags();
   }
 
-  /// Derives the signature of `Function`, defined in `Text` (saved as ops.cpp).
+  /// Derives the signature of `Function`, defined in `Text` (saved as
+  /// `File`, ops.cpp unless told: ops.cu for CUDA).
   llvm::Expected<std::vector<OpSignature>> deriveAll(llvm::StringRef Text,
-                                                     const std::string &Function) {
-    write("ops.cpp", Text);
+                                                     const std::string &Function,
+                                                     const std::string &File = "ops.cpp") {
+    write(File, Text);
     SignatureRequest Request = request();
-    addEntry(Request, "ops.cpp", Text, Function);
+    addEntry(Request, File, Text, Function);
     return deriveSignatures(Request);
   }
 
-  OpSignature derive(llvm::StringRef Text, const std::string &Function) {
-    llvm::Expected<std::vector<OpSignature>> Sigs = deriveAll(Text, Function);
+  OpSignature derive(llvm::StringRef Text, const std::string &Function,
+                     const std::string &File = "ops.cpp") {
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveAll(Text, Function, File);
     if (!Sigs) {
       ADD_FAILURE() << llvm::toString(Sigs.takeError());
       return {};
@@ -137,6 +140,11 @@ protected:
     llvm::Error Err = Sigs.takeError();
     EXPECT_TRUE(Err.isA<InputError>());
     return llvm::toString(std::move(Err));
+  }
+
+  /// The schema of `f` in `Text` (C++, or CUDA when `File` is ops.cu).
+  std::string schemaOf(llvm::StringRef Text, const std::string &File = "ops.cpp") {
+    return derive(Text, "f", File).Schema;
   }
 
   /// The schema of `Function`'s only parameter, with its annotation.
@@ -448,6 +456,430 @@ TEST_F(OpSignatureTest, ConstReferenceResultIsUnsupported) {
                          "}\n",
                          "f"),
             "entry `f`: return type `const at::Tensor &`, which an op schema cannot express");
+}
+
+//===----------------------------------------------------------------------===//
+// Tensors the body writes (TensorWrites.h): taken by value, by const
+// reference or as an optional, and written, they are mutable all the same
+//===----------------------------------------------------------------------===//
+
+TEST_F(OpSignatureTest, InPlaceMethodMarksATensorTakenByValue) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor out, const at::Tensor &x) { out.copy_(x); }\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 2u);
+  EXPECT_TRUE(Sig.Params[0].Mutable);
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "`copy_` called on it");
+  EXPECT_EQ(Sig.Params[0].CppType, "at::Tensor");
+  EXPECT_EQ(Sig.Params[0].PyAnnotation, "torch.Tensor");
+  EXPECT_FALSE(Sig.Params[1].Mutable);
+  EXPECT_EQ(Sig.Params[1].MutableBecause, "");
+  // A void op that only writes its outputs has a fake: nothing to return.
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "None");
+  EXPECT_EQ(Sig.CppDeclaration, "void f(at::Tensor out, const at::Tensor &x)");
+}
+
+TEST_F(OpSignatureTest, InPlaceMethodsOfSeveralShapes) {
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const at::Tensor &out) { out.zero_(); }\n"),
+            "(Tensor(a!) out) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const torch::Tensor &out) { out.fill_(1.5); }\n"),
+            "(Tensor(a!) out) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor acc, const at::Tensor &x) {\n"
+                     "  if (x.numel() > 0)\n"
+                     "    acc.add_(x);\n"
+                     "}\n"),
+            "(Tensor(a!) acc, Tensor x) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor out, at::Tensor idx, at::Tensor v) {\n"
+                     "  out.index_put_({idx}, v);\n"
+                     "}\n"),
+            "(Tensor(a!) out, Tensor idx, Tensor v) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const at::Tensor &x, at::Tensor out) {\n"
+                     "  out.resize_({x.size(0)});\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) out) -> ()");
+}
+
+TEST_F(OpSignatureTest, WrittenTensorsGetAliasSetsInParameterOrder) {
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor a, at::Tensor &b, const at::Tensor &x,\n"
+                     "       const at::Tensor &c) {\n"
+                     "  c.zero_();\n"
+                     "  a.copy_(x);\n"
+                     "}\n"),
+            "(Tensor(a!) a, Tensor(b!) b, Tensor x, Tensor(c!) c) -> ()");
+}
+
+TEST_F(OpSignatureTest, InPlaceMethodThroughAnOptional) {
+  for (const char *Write : {"out->copy_(x);", "out.value().zero_();", "(*out).fill_(0.5);",
+                            "if (out.has_value()) out->zero_();"}) {
+    OpSignature Sig = derive(std::string("#include <torch/all.h>\n"
+                                         "void f(std::optional<at::Tensor> out, "
+                                         "const at::Tensor &x) {\n  ") +
+                                 Write + "\n}\n",
+                             "f");
+    EXPECT_EQ(Sig.Schema, "(Tensor(a!)? out, Tensor x) -> ()") << Write;
+    ASSERT_EQ(Sig.Params.size(), 2u);
+    EXPECT_EQ(Sig.Params[0].PyAnnotation, "torch.Tensor | None");
+    EXPECT_FALSE(Sig.Params[0].IsTensor);
+  }
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const std::optional<at::Tensor> &out) { out->zero_(); }\n"),
+            "(Tensor(a!)? out) -> ()");
+}
+
+TEST_F(OpSignatureTest, InPlaceMethodThroughALocalOfTheSameTensor) {
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor out) {\n"
+                     "  at::Tensor o = out;\n"
+                     "  o.zero_();\n"
+                     "}\n"),
+            "(Tensor(a!) out) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(std::optional<at::Tensor> out) {\n"
+                     "  const at::Tensor &o = *out;\n"
+                     "  o.zero_();\n"
+                     "}\n"),
+            "(Tensor(a!)? out) -> ()");
+}
+
+TEST_F(OpSignatureTest, ReadsAndOtherTensorsWritesDoNotMark) {
+  // The source of a copy, a method that is no in-place op, a new tensor.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "at::Tensor f(const at::Tensor &x, at::Tensor y) {\n"
+                     "  at::Tensor out = at::empty_like(x);\n"
+                     "  out.copy_(x);\n"
+                     "  out.add_(y.contiguous());\n"
+                     "  (void)y.sum();\n"
+                     "  return out;\n"
+                     "}\n"),
+            "(Tensor x, Tensor y) -> Tensor");
+  // A local initialised from a method's result is another tensor.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const at::Tensor &x) {\n"
+                     "  at::Tensor c = x.contiguous();\n"
+                     "  c.zero_();\n"
+                     "}\n"),
+            "(Tensor x) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(std::optional<at::Tensor> bias, const at::Tensor &x) {\n"
+                     "  if (bias.has_value())\n"
+                     "    TORCH_CHECK(bias->numel() == x.numel(), \"bias\");\n"
+                     "}\n"),
+            "(Tensor? bias, Tensor x) -> ()");
+}
+
+TEST_F(OpSignatureTest, KnownGapAViewThatIsWrittenDoesNotMark) {
+  // `view` shares storage, but only the tensor itself is followed.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor out) { out.view({-1}).zero_(); }\n"),
+            "(Tensor out) -> ()");
+}
+
+TEST_F(OpSignatureTest, OutFunctionMarksItsLeadingOutputs) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor out, const at::Tensor &a, const at::Tensor &b) {\n"
+                           "  at::mm_out(out, a, b);\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor a, Tensor b) -> ()");
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "passed to `at::mm_out` as an output");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(const at::Tensor &a, const at::Tensor &b,\n"
+                     "       const at::Tensor &out) {\n"
+                     "  torch::add_out(const_cast<at::Tensor &>(out), a, b);\n"
+                     "}\n"),
+            "(Tensor a, Tensor b, Tensor(a!) out) -> ()");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(std::optional<at::Tensor> out, const at::Tensor &a) {\n"
+                     "  at::mm_out(*out, a, a);\n"
+                     "}\n"),
+            "(Tensor(a!)? out, Tensor a) -> ()");
+  // Two leading outputs of an upstream `_out` function of its own.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void split_out(at::Tensor &lo, at::Tensor &hi, const at::Tensor &x);\n"
+                     "void f(at::Tensor x, at::Tensor lo, at::Tensor hi) {\n"
+                     "  split_out(lo, hi, x);\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) lo, Tensor(b!) hi) -> ()");
+}
+
+TEST_F(OpSignatureTest, OutFunctionInputsAndLaterArgumentsDoNotMark) {
+  // The inputs of an `_out` call, and a local as its output.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "at::Tensor f(at::Tensor a, at::Tensor b) {\n"
+                     "  at::Tensor out = at::empty_like(a);\n"
+                     "  at::mm_out(out, a, b);\n"
+                     "  return out;\n"
+                     "}\n"),
+            "(Tensor a, Tensor b) -> Tensor");
+  // `_outf` takes the output last, after a `const` input: not a leading one.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor a, at::Tensor b, at::Tensor out) {\n"
+                     "  at::mm_outf(a, b, out);\n"
+                     "}\n"),
+            "(Tensor a, Tensor b, Tensor out) -> ()");
+  // A function without the suffix, defined elsewhere, is not followed.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void fill_ones(at::Tensor &o);\n"
+                     "void f(at::Tensor out) { fill_ones(out); }\n"),
+            "(Tensor out) -> ()");
+}
+
+/// A CUDA source with a kernel and launchers declared, for data pointers.
+std::string cudaSource(llvm::StringRef Body) {
+  return "#include <torch/all.h>\n"
+         "__global__ void k(float *o, const float *x, int n);\n"
+         "template <typename T> __global__ void kt(T *o, const T *x);\n"
+         "void launch(float *o, const float *x, int n);\n"
+         "void copy_bytes(void *dst, const void *src, size_t n);\n" +
+         Body.str();
+}
+
+TEST_F(OpSignatureTest, DataPointerPassedToAKernelsNonConstPointerMarks) {
+  OpSignature Sig = derive(cudaSource("void f(at::Tensor out, const at::Tensor &x) {\n"
+                                      "  k<<<1, 1>>>(out.data_ptr<float>(), x.data_ptr<float>(),\n"
+                                      "              static_cast<int>(x.numel()));\n"
+                                      "}\n"),
+                           "f", "ops.cu");
+  // `x` goes to `const float *`: read, not written.
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x) -> ()");
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "its data pointer passed to kernel `k` as `float *`");
+  EXPECT_FALSE(Sig.Params[1].Mutable);
+}
+
+TEST_F(OpSignatureTest, DataPointerThroughCastsArithmeticAndTemplates) {
+  for (const char *Arg :
+       {"reinterpret_cast<float *>(out.data_ptr())", "static_cast<float *>(out.data_ptr())",
+        "(float *)out.data_ptr()", "out.data_ptr<float>() + 4",
+        "x.numel() > 0 ? out.data_ptr<float>() : nullptr", "out.mutable_data_ptr<float>()"}) {
+    EXPECT_EQ(schemaOf(cudaSource(std::string("void f(const at::Tensor &x, const at::Tensor &out) "
+                                              "{\n  launch(") +
+                                  Arg + ", x.data_ptr<float>(), 4);\n}\n"),
+                       "ops.cu"),
+              "(Tensor x, Tensor(a!) out) -> ()")
+        << Arg;
+  }
+  EXPECT_EQ(schemaOf(cudaSource("void f(at::Tensor out, at::Tensor x) {\n"
+                                "  kt<at::Half><<<1, 1>>>(\n"
+                                "      reinterpret_cast<at::Half *>(out.data_ptr()),\n"
+                                "      reinterpret_cast<const at::Half *>(x.data_ptr()));\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!) out, Tensor x) -> ()");
+  EXPECT_EQ(schemaOf(cudaSource("void f(at::Tensor dst, at::Tensor src) {\n"
+                                "  copy_bytes(dst.data_ptr(), src.data_ptr(), 16);\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!) dst, Tensor src) -> ()");
+  EXPECT_EQ(schemaOf(cudaSource("void f(std::optional<at::Tensor> lse, at::Tensor x) {\n"
+                                "  if (lse)\n"
+                                "    k<<<1, 1>>>(lse->data_ptr<float>(), x.data_ptr<float>(), 1);\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!)? lse, Tensor x) -> ()");
+}
+
+TEST_F(OpSignatureTest, MutableDataPointerAlwaysMarks) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(at::Tensor out) {\n"
+                           "  float *p = out.mutable_data_ptr<float>();\n"
+                           "  (void)p;\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out) -> ()");
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "its `mutable_data_ptr` taken");
+}
+
+TEST_F(OpSignatureTest, LocalDataPointerPassedOrWrittenThroughMarks) {
+  EXPECT_EQ(schemaOf(cudaSource("void f(at::Tensor out, at::Tensor x) {\n"
+                                "  float *o = out.data_ptr<float>();\n"
+                                "  const float *in = x.data_ptr<float>();\n"
+                                "  k<<<1, 1>>>(o, in, 1);\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!) out, Tensor x) -> ()");
+  for (const char *Store : {"o[0] = 1.0f;", "*o = 1.0f;", "o[1] += 2.0f;", "++o[2];"})
+    EXPECT_EQ(schemaOf(std::string("#include <torch/all.h>\n"
+                                   "void f(const at::Tensor &out) {\n"
+                                   "  auto *o = reinterpret_cast<float *>(out.data_ptr());\n"
+                                   "  ") +
+                       Store + "\n}\n"),
+              "(Tensor(a!) out) -> ()")
+        << Store;
+  // A store into a class-typed element is an operator call.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void f(at::Tensor out) {\n"
+                     "  at::Half *o = out.data_ptr<at::Half>();\n"
+                     "  o[0] = at::Half{0};\n"
+                     "}\n"),
+            "(Tensor(a!) out) -> ()");
+}
+
+TEST_F(OpSignatureTest, ReadOnlyDataPointersDoNotMark) {
+  // `data_ptr<float>()` to `const float *`, `const_data_ptr`, a const local,
+  // a cast to const, and a non-const local that is only read.
+  OpSignature Sig =
+      derive(cudaSource("void f(at::Tensor out, at::Tensor x, at::Tensor y,\n"
+                        "       at::Tensor z, at::Tensor w) {\n"
+                        "  const float *pz = z.data_ptr<float>();\n"
+                        "  float *pw = w.data_ptr<float>();\n"
+                        "  float first = pw[0];\n"
+                        "  launch(out.data_ptr<float>(), x.data_ptr<float>(), 1);\n"
+                        "  k<<<1, 1>>>(out.data_ptr<float>(), y.const_data_ptr<float>(),"
+                        " 1);\n"
+                        "  kt<float><<<1, 1>>>(out.data_ptr<float>(), pz);\n"
+                        "  copy_bytes(out.data_ptr(),\n"
+                        "             reinterpret_cast<const float *>(w.data_ptr()),"
+                        " 4);\n"
+                        "  (void)first;\n"
+                        "}\n"),
+             "f", "ops.cu");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor y, Tensor z, Tensor w) -> ()");
+}
+
+TEST_F(OpSignatureTest, DataPointerInDispatchLambdasMarks) {
+  EXPECT_EQ(schemaOf(cudaSource("void f(at::Tensor out, at::Tensor x) {\n"
+                                "  [&] { k<<<1, 1>>>(out.data_ptr<float>(), x.data_ptr<float>(),"
+                                " 1); }();\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!) out, Tensor x) -> ()");
+  // A generic lambda: the writes are in its instantiations.
+  EXPECT_EQ(schemaOf(cudaSource("void f(at::Tensor out, at::Tensor x) {\n"
+                                "  auto run = [&](auto tag) {\n"
+                                "    using T = decltype(tag);\n"
+                                "    kt<T><<<1, 1>>>(out.data_ptr<T>(), x.data_ptr<T>());\n"
+                                "  };\n"
+                                "  run(float{});\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!) out, Tensor x) -> ()");
+}
+
+TEST_F(OpSignatureTest, TensorPassedToAWritingFunctionOfTheMainFileMarks) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "static void clear(const at::Tensor &o, const at::Tensor &x) {\n"
+                           "  o.zero_();\n"
+                           "}\n"
+                           "void f(at::Tensor out, const at::Tensor &x) { clear(out, x); }\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x) -> ()");
+  EXPECT_EQ(Sig.Params[0].MutableBecause,
+            "passed to `clear`, which writes its parameter `o` (`zero_` called on it)");
+  // Two calls deep, through an optional and a kernel launch.
+  EXPECT_EQ(schemaOf(cudaSource("namespace {\n"
+                                "void run(at::Tensor o, at::Tensor x) {\n"
+                                "  k<<<1, 1>>>(o.data_ptr<float>(), x.data_ptr<float>(), 1);\n"
+                                "}\n"
+                                "void dispatch(const at::Tensor &o, const at::Tensor &x) {\n"
+                                "  run(o, x);\n"
+                                "}\n"
+                                "} // namespace\n"
+                                "void f(std::optional<at::Tensor> out, at::Tensor x) {\n"
+                                "  if (out.has_value())\n"
+                                "    dispatch(out.value(), x);\n"
+                                "}\n"),
+                     "ops.cu"),
+            "(Tensor(a!)? out, Tensor x) -> ()");
+  // A template and a lambda defined in the main file.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "template <typename T> void fill(const at::Tensor &o, T v) {\n"
+                     "  o.fill_(v);\n"
+                     "}\n"
+                     "void f(at::Tensor a, at::Tensor b) {\n"
+                     "  fill(a, 1.0);\n"
+                     "  auto clear = [](const at::Tensor &t) { t.zero_(); };\n"
+                     "  clear(b);\n"
+                     "}\n"),
+            "(Tensor(a!) a, Tensor(b!) b) -> ()");
+}
+
+TEST_F(OpSignatureTest, FunctionsThatOnlyReadOrLieElsewhereDoNotMark) {
+  // Read only; and a helper in a header, whose body the parse skips.
+  write("helpers.h", "#pragma once\n"
+                     "#include <torch/all.h>\n"
+                     "inline void clear_in_header(const at::Tensor &t) { t.zero_(); }\n");
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "#include \"helpers.h\"\n"
+                     "static int64_t rows(const at::Tensor &t) { return t.size(0); }\n"
+                     "void f(at::Tensor x, at::Tensor y) {\n"
+                     "  TORCH_CHECK(rows(x) > 0, \"empty\");\n"
+                     "  clear_in_header(y);\n"
+                     "}\n"),
+            "(Tensor x, Tensor y) -> ()");
+  // The helper writes its other parameter.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "static void put(const at::Tensor &dst, const at::Tensor &src) {\n"
+                     "  dst.copy_(src);\n"
+                     "}\n"
+                     "void f(at::Tensor x, at::Tensor y) {\n"
+                     "  at::Tensor tmp = at::empty_like(x);\n"
+                     "  put(tmp, x);\n"
+                     "  put(y, tmp);\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) y) -> ()");
+}
+
+TEST_F(OpSignatureTest, RecursiveHelpersEndAndChainsStopAtTheDepthLimit) {
+  // A cycle: `a` and `b` call each other; `b` writes.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "void b(const at::Tensor &t, int n);\n"
+                     "void a(const at::Tensor &t, int n) { if (n > 0) b(t, n - 1); }\n"
+                     "void b(const at::Tensor &t, int n) {\n"
+                     "  if (n > 0) a(t, n - 1); else t.zero_();\n"
+                     "}\n"
+                     "void f(at::Tensor x) { a(x, 3); }\n"),
+            "(Tensor(a!) x) -> ()");
+  // A cycle that writes nothing.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "int64_t a(const at::Tensor &t, int n);\n"
+                     "int64_t b(const at::Tensor &t, int n) { return n ? a(t, n - 1) : 0; }\n"
+                     "int64_t a(const at::Tensor &t, int n) { return b(t, n) + t.dim(); }\n"
+                     "void f(at::Tensor x) { (void)a(x, 3); }\n"),
+            "(Tensor x) -> ()");
+  // Four calls deep is followed, five is not.
+  std::string Chain = "#include <torch/all.h>\n"
+                      "void h5(const at::Tensor &t) { t.zero_(); }\n"
+                      "void h4(const at::Tensor &t, const at::Tensor &u) { u.zero_(); h5(t); }\n"
+                      "void h3(const at::Tensor &t, const at::Tensor &u) { h4(t, u); }\n"
+                      "void h2(const at::Tensor &t, const at::Tensor &u) { h3(t, u); }\n"
+                      "void h1(const at::Tensor &t, const at::Tensor &u) { h2(t, u); }\n"
+                      "void f(at::Tensor deep, at::Tensor near) { h1(deep, near); }\n";
+  EXPECT_EQ(schemaOf(Chain), "(Tensor deep, Tensor(a!) near) -> ()");
+}
+
+TEST_F(OpSignatureTest, ReturnedWrittenTensorsAliasTheirParameters) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(at::Tensor out, const at::Tensor &x) {\n"
+                           "  out.copy_(x);\n"
+                           "  return out;\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x) -> Tensor(a!)");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "out");
+  EXPECT_EQ(Sig.FakeCpp, "return out;");
+  // An optional keeps its `?` in the result.
+  EXPECT_EQ(schemaOf("#include <torch/all.h>\n"
+                     "std::optional<at::Tensor> f(std::optional<at::Tensor> out) {\n"
+                     "  if (out)\n"
+                     "    out->zero_();\n"
+                     "  return out;\n"
+                     "}\n"),
+            "(Tensor(a!)? out) -> Tensor(a!)?");
+  // An input returned as it is is still no new tensor.
+  OpSignature Read = derive("#include <torch/all.h>\n"
+                            "at::Tensor f(at::Tensor x) { return x; }\n",
+                            "f");
+  EXPECT_EQ(Read.Schema, "(Tensor x) -> Tensor");
+  EXPECT_FALSE(Read.FakeDerived);
 }
 
 //===----------------------------------------------------------------------===//

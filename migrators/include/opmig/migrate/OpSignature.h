@@ -15,7 +15,11 @@
 // Types map as torch's schema language wants them: `at::Tensor` and
 // `torch::Tensor` -> `Tensor`, non-const references -> `Tensor(a!)`,
 // `std::optional<Tensor>` -> `Tensor?`, `int64_t` -> `int`, `double` ->
-// `float`, `bool`, `c10::ScalarType` -> `ScalarType`, ... A fake is derived
+// `float`, `bool`, `c10::ScalarType` -> `ScalarType`, ... A tensor taken by
+// value, by const reference or as an optional is `Tensor(a!)` / `Tensor(a!)?`
+// when the body writes it (`out.copy_(x)`, `at::mm_out(out, a, b)`, its
+// `data_ptr` passed to a kernel's `float *`; TensorWrites.h has the rules),
+// each mutable tensor in its own alias set (`a`, `b`, ...). A fake is derived
 // only where the output shape is evident from the host code (an out
 // parameter, `empty_like(x)`, `at::empty({...})` of input sizes); otherwise
 // `FakeDerived` is false and `FakeReason` says why: never a guessed shape.
@@ -41,7 +45,14 @@ struct OpParam {
   std::string SchemaType;   ///< e.g. `Tensor`, `Tensor(a!)`, `int?`.
   std::string PyAnnotation; ///< e.g. `torch.Tensor`, `int | None`.
   bool IsTensor = false;
-  bool Mutable = false; ///< Written by the op (non-const Tensor reference).
+  /// Written by the op: a non-const `at::Tensor &`, or a tensor (by value,
+  /// by const reference, `std::optional`) that the body writes by the rules
+  /// of TensorWrites.h. Its schema type carries an alias set: `Tensor(a!)`,
+  /// `Tensor(a!)?`.
+  bool Mutable = false;
+  /// Why it is mutable: `a non-const reference`, or the first write found
+  /// (`` `copy_` called on it ``); empty when not mutable.
+  std::string MutableBecause;
   /// The type torch's dispatcher passes when `CppType` cannot be registered
   /// (`double` for `float`), and the argument an adapter passes upstream
   /// (`static_cast<float>(scale)`); both empty when it can.

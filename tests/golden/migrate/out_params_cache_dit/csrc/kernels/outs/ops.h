@@ -1,0 +1,13 @@
+// Migrated by opmig from example.org/out_params_cache_dit at 0123456789abcdef0123456789abcdef01234567: csrc/ops.h
+// Plants: host wrappers whose outputs are not non-const references.
+#pragma once
+
+#include <ATen/ATen.h>
+
+#include <optional>
+
+namespace cache_dit::outs {
+void scale_into(at::Tensor out, const at::Tensor &x, double scale);
+void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tensor> mean);
+at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
+} // namespace cache_dit::outs
