@@ -2,17 +2,15 @@
 
 #include "CppNames.h"
 #include "opmig/analyze/Errors.h"
+#include "opmig/migrate/FileLayout.h"
 #include "opmig/migrate/TemplateRenderer.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/Path.h"
 
 #include <set>
 
 namespace opmig::migrate {
-
-namespace path = llvm::sys::path;
 
 namespace {
 
@@ -65,26 +63,6 @@ std::vector<std::string> closureNamespaces(const analyze::AnalysisResult &Analys
     if (!Types.count(N))
       Result.push_back(N);
   return Result;
-}
-
-/// The deepest folder that every file in `Paths` is under (may be empty).
-std::string commonFolder(const std::vector<std::string> &Paths) {
-  std::vector<llvm::StringRef> Common;
-  bool First = true;
-  for (llvm::StringRef P : Paths) {
-    std::vector<llvm::StringRef> Dirs(path::begin(P, path::Style::posix), path::end(P));
-    Dirs.pop_back(); // The file name.
-    if (First) {
-      Common = Dirs;
-      First = false;
-      continue;
-    }
-    size_t N = 0;
-    while (N < Common.size() && N < Dirs.size() && Common[N] == Dirs[N])
-      ++N;
-    Common.resize(N);
-  }
-  return llvm::join(Common, "/");
 }
 
 llvm::Expected<std::string> expand(const std::string &Template, const nlohmann::json &Context,
@@ -167,11 +145,12 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
   std::vector<std::string> Ported;
   for (const analyze::ClosureFile &F : Analysis.Files)
     (F.Role == analyze::FileRole::Registration ? Plan.Regenerated : Ported).push_back(F.Path);
-  std::string Common = commonFolder(Ported);
-  for (const std::string &Up : Ported) {
-    llvm::StringRef Below = llvm::StringRef(Up).drop_front(Common.empty() ? 0 : Common.size() + 1);
-    Plan.FileMap[Up] = Plan.NativeDir + "/" + Below.str();
-  }
+  llvm::Expected<std::map<std::string, std::string>> Layout = layoutFiles(Ported, Options.Flatten);
+  if (!Layout)
+    return Layout.takeError();
+  for (const auto &[Up, Below] : *Layout)
+    Plan.FileMap[Up] = Plan.NativeDir + "/" + Below;
+  Plan.Flattened = Options.Flatten;
 
   // A rename of a namespace the closure never opens would do nothing.
   for (const NamespaceRename &R : Options.ExplicitRenames)

@@ -5,6 +5,7 @@
 #include "GlueContext.h"
 #include "UpstreamProbe.h"
 #include "opmig/analyze/Errors.h"
+#include "opmig/migrate/FileLayout.h"
 #include "opmig/migrate/Profile.h"
 #include "opmig/migrate/TargetEdits.h"
 #include "opmig/migrate/TemplateRenderer.h"
@@ -145,6 +146,7 @@ private:
   const MigrateOptions &Options;
   Profile P;
   std::string TargetRoot, SourceRoot;
+  std::vector<std::string> Flatten; ///< Options.Flatten, parsed.
   PreviousRun Previous;
   MigrationResult R;
 };
@@ -271,7 +273,8 @@ llvm::Expected<std::vector<std::string>> Pipeline::generatedPaths() {
         if (Target == *Path)
           return inputError("upstream file ", Up, " would be migrated to ", Target, ", which the ",
                             P.Name,
-                            " profile generates; rename it upstream or pick another --domain");
+                            " profile generates; rename it upstream or pick another --domain",
+                            Flatten.empty() ? "" : " or other --flatten folders");
       Paths.push_back(std::move(*Path));
     }
   }
@@ -529,12 +532,19 @@ llvm::Expected<MigrationResult> Pipeline::run() {
     return E;
   if (llvm::Error E = checkProvenanceValues(Options))
     return E;
+  for (const std::string &Spec : Options.Flatten) {
+    llvm::Expected<std::string> Prefix = parseFlattenPrefix(Spec);
+    if (!Prefix)
+      return Prefix.takeError();
+    if (!llvm::is_contained(Flatten, *Prefix))
+      Flatten.push_back(std::move(*Prefix));
+  }
   if (llvm::Error E = checkTarget())
     return E;
   if (llvm::Error E = analyze())
     return E;
   llvm::Expected<MigrationPlan> Plan =
-      planMigration(R.Analysis, P, PlanOptions{Options.Domain, Options.Renames});
+      planMigration(R.Analysis, P, PlanOptions{Options.Domain, Options.Renames, Flatten});
   if (!Plan)
     return Plan.takeError();
   R.Plan = std::move(*Plan);

@@ -217,6 +217,17 @@ INSTANTIATE_TEST_SUITE_P(
                                     "tests/fixtures/targets/generic_like",
                                     "generic",
                                     "hb"},
+                      // The same with nunchaku's prefixes
+                      // flattened (nested ones included): every
+                      // include between ported files respelled.
+                      MigrationCase{"header_bodies_generic_flat",
+                                    "tests/fixtures/upstream/header_bodies",
+                                    {"hb::ops::gemm", "hb::ops::quantize"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "hb",
+                                    {"--flatten", "src", "--flatten", "src/kernels", "--flatten",
+                                     "python/csrc"}},
                       MigrationCase{"header_bodies_cache_dit",
                                     "tests/fixtures/upstream/header_bodies",
                                     {"hb::ops::gemm"},

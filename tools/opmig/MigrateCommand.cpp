@@ -178,6 +178,10 @@ CommandRunner registerMigrateCommand(CLI::App &App) {
   Sub->add_option("--rename-namespace", Args->Renames,
                   "OLD=NEW namespace rename, repeatable; OLD=OLD keeps a namespace as it is")
       ->allow_extra_args(false);
+  Sub->add_option("--flatten", O.Flatten,
+                  "PREFIX: an upstream folder (relative to --source) whose files are placed as "
+                  "if it were the closure's shared folder, repeatable; e.g. --flatten src/kernels")
+      ->allow_extra_args(false);
   Sub->add_option("--upstream-repo", O.UpstreamRepo,
                   "upstream repository recorded in the provenance (default: git remote origin)");
   Sub->add_option("--upstream-commit", O.UpstreamCommit,

@@ -171,6 +171,7 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
           {"manifest", R.ManifestPath},
           {"upstream",
            {{"repo", M.Upstream.Repo}, {"commit", M.Upstream.Commit}, {"dirty", M.Upstream.Dirty}}},
+          {"flattened", R.Plan.Flattened},
           {"namespace_renames", Renames},
           {"wrap_global_namespace_into", R.Plan.WrapGlobalInto},
           {"regenerated", R.Plan.Regenerated},
@@ -191,6 +192,8 @@ std::string renderMigrationText(const MigrationResult &R, const validate::Compil
   OS << "migrate " << R.Plan.Ops.size() << " op" << (R.Plan.Ops.size() == 1 ? "" : "s") << " into "
      << R.Plan.NativeDir << " (profile " << R.NewManifest.Profile << ") from " << Up.Repo << " at "
      << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
+  for (const std::string &Prefix : R.Plan.Flattened)
+    OS << "flatten " << Prefix << "/ -> " << R.Plan.NativeDir << "/\n";
   if (R.RecoveredInterrupted)
     OS << "note: rolled back an interrupted migration of this target first\n";
   else if (R.Interrupted)

@@ -9,6 +9,8 @@
 
 #include "opmig/migrate/SourceRewriter.h"
 
+#include "opmig/migrate/FileLayout.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -740,6 +742,72 @@ TEST_F(SourceRewriterTest, IncludeRespelledRelativeToFileFromBothSpellings) {
   RewriteResult Result = rewrite(Request);
   EXPECT_EQ(contentOf(Result, "csrc/attention/merge.cpp"), "#include \"../common/checks.h\"\n"
                                                            "#include \"../common/dispatch.h\"\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+/// A nunchaku-shaped tree laid out with `--flatten src/kernels --flatten
+/// nunchaku/csrc`: includes relative to the file, through `-I src`, across
+/// the flattened and the kept folders, and in a branch no parse entered.
+class FlattenedIncludesTest : public SourceRewriterTest {
+protected:
+  RewriteRequest flattened() {
+    write("src/interop/torch.h", "#pragma once\n");
+    write("src/kernels/zgemm/zgemm.h", "#pragma once\n"
+                                       "#include \"../../interop/torch.h\"\n");
+    write("src/kernels/zgemm/x.h", "#pragma once\n"
+                                   "#include \"zgemm.h\"\n");
+    write("nunchaku/csrc/ops.cpp", "#include \"kernels/zgemm/x.h\"\n"
+                                   "#include \"interop/torch.h\"\n"
+                                   "#ifdef NEVER_DEFINED\n"
+                                   "#include \"kernels/zgemm/zgemm.h\"\n"
+                                   "#endif\n");
+    llvm::Expected<std::map<std::string, std::string>> Layout =
+        layoutFiles({"src/interop/torch.h", "src/kernels/zgemm/zgemm.h", "src/kernels/zgemm/x.h",
+                     "nunchaku/csrc/ops.cpp"},
+                    {"src/kernels", "nunchaku/csrc"});
+    EXPECT_TRUE(bool(Layout)) << llvm::toString(Layout.takeError());
+    std::map<std::string, std::string> Files;
+    if (Layout)
+      for (const auto &[Up, Below] : *Layout)
+        Files[Up] = "kernels/svdq/" + Below;
+    EXPECT_EQ(Files.at("nunchaku/csrc/ops.cpp"), "kernels/svdq/ops.cpp");
+    RewriteRequest Request = request(Files);
+    Request.TUFlags["nunchaku/csrc/ops.cpp"].push_back("-I" + Root + "/src");
+    return Request;
+  }
+};
+
+TEST_F(FlattenedIncludesTest, RespelledRelativeToTheFile) {
+  RewriteRequest Request = flattened();
+  Request.Includes = IncludeStyle::RelativeToFile;
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "nunchaku/csrc/ops.cpp"), "#include \"zgemm/x.h\"\n"
+                                                        "#include \"src/interop/torch.h\"\n"
+                                                        "#ifdef NEVER_DEFINED\n"
+                                                        "#include \"zgemm/zgemm.h\"\n"
+                                                        "#endif\n");
+  EXPECT_EQ(contentOf(Result, "src/kernels/zgemm/zgemm.h"),
+            "#pragma once\n"
+            "#include \"../src/interop/torch.h\"\n");
+  EXPECT_EQ(contentOf(Result, "src/kernels/zgemm/x.h"), "#pragma once\n"
+                                                        "#include \"zgemm.h\"\n");
+  EXPECT_EQ(issuesOf(Result), "");
+}
+
+TEST_F(FlattenedIncludesTest, RespelledRelativeToTheIncludeRoot) {
+  RewriteRequest Request = flattened();
+  Request.IncludeRoot = "kernels";
+  RewriteResult Result = rewrite(Request);
+  EXPECT_EQ(contentOf(Result, "nunchaku/csrc/ops.cpp"), "#include \"svdq/zgemm/x.h\"\n"
+                                                        "#include \"svdq/src/interop/torch.h\"\n"
+                                                        "#ifdef NEVER_DEFINED\n"
+                                                        "#include \"svdq/zgemm/zgemm.h\"\n"
+                                                        "#endif\n");
+  EXPECT_EQ(contentOf(Result, "src/kernels/zgemm/zgemm.h"),
+            "#pragma once\n"
+            "#include \"svdq/src/interop/torch.h\"\n");
+  EXPECT_EQ(contentOf(Result, "src/kernels/zgemm/x.h"), "#pragma once\n"
+                                                        "#include \"svdq/zgemm/zgemm.h\"\n");
   EXPECT_EQ(issuesOf(Result), "");
 }
 

@@ -11,7 +11,8 @@
 //   namespace sample_ops          -> cache_dit::attn   (profile default)
 //   global merge_attn_states      -> cache_dit::attn::merge_attn_states
 //
-// Closure files keep their layout below the deepest folder they all share.
+// Closure files keep their layout below the deepest folder they all share,
+// except those under a `--flatten` prefix (FileLayout.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,8 @@ struct PlanOptions {
   /// `--rename-namespace OLD=NEW`; `OLD=OLD` keeps a namespace as it is
   /// (e.g. an upstream-derived `svdq::` tree).
   std::vector<NamespaceRename> ExplicitRenames;
+  /// `--flatten` prefixes, as parseFlattenPrefix returns them.
+  std::vector<std::string> Flatten;
 };
 
 struct PlannedOp {
@@ -66,6 +69,7 @@ struct MigrationPlan {
   std::string ThirdPartyDir; ///< Target-relative; where submodules the closure uses go.
   IncludeStyle Includes = IncludeStyle::RelativeToRoot;
   std::map<std::string, std::string> FileMap; ///< Upstream path -> target path.
+  std::vector<std::string> Flattened;         ///< The `--flatten` prefixes applied.
   std::vector<std::string> Regenerated;       ///< Registration files not copied.
   std::vector<NamespaceRename> Renames;
   std::string WrapGlobalInto;

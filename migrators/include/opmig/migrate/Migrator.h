@@ -40,6 +40,10 @@ struct MigrateOptions {
   std::string Profile = "generic"; ///< Built-in name or a profile.json path.
   std::string ProfilesDir;         ///< Folder of the built-in profiles.
   std::vector<NamespaceRename> Renames;
+  /// `--flatten` prefixes as given (folders of the upstream tree, relative
+  /// to its root): their files are placed as if each were the closure's
+  /// shared folder (FileLayout.h). Checked before the analysis.
+  std::vector<std::string> Flatten;
   std::string UpstreamRepo;   ///< Overrides what git says.
   std::string UpstreamCommit; ///< Overrides what git says.
   bool AllowPartial = false;  ///< Port even when parses had errors.
