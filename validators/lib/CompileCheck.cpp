@@ -42,6 +42,7 @@ private:
   std::vector<std::string> flagsFor(const migrate::PlannedChange &Change) const;
   std::string mapIncludeDir(StringRef Dir) const;
   void compareWithUpstream(TUCompile &TU) const;
+  static void blameSharedErrors(std::vector<TUCompile> &TUs);
   std::string targetRelative(StringRef Path) const;
 
   const migrate::MigrationResult &R;
@@ -156,6 +157,28 @@ void Checker::compareWithUpstream(TUCompile &TU) const {
         std::to_string(Verdict.Errors.front().Line) + ": " + Verdict.Errors.front().Message;
 }
 
+/// Generated glue has no upstream TU of its own; when it fails on the very
+/// error a ported TU fails on upstream too (a third-party header the
+/// upstream's build cannot compile either), that error is not the glue's.
+void Checker::blameSharedErrors(std::vector<TUCompile> &TUs) {
+  auto SameFirstError = [](const TUCompile &A, const TUCompile &B) {
+    const analyze::CompilerError &X = A.Errors.front(), &Y = B.Errors.front();
+    return X.File == Y.File && X.Line == Y.Line && X.Message == Y.Message;
+  };
+  for (TUCompile &Glue : TUs) {
+    if (Glue.Compiles || !Glue.UpstreamPath.empty())
+      continue;
+    for (const TUCompile &Ported : TUs)
+      if (!Ported.Compiles && !Ported.UpstreamPath.empty() && !Ported.UpstreamCompiles &&
+          SameFirstError(Glue, Ported)) {
+        Glue.UpstreamCompiles = false;
+        Glue.UpstreamFirstError = "the first error of " + Ported.Path + ", which upstream " +
+                                  Ported.UpstreamPath + " fails on too";
+        break;
+      }
+  }
+}
+
 CompileCheckReport Checker::run() {
   CompileCheckReport Report;
   Nvcc = analyze::findNvcc(R.Analysis.CudaPath);
@@ -201,6 +224,7 @@ CompileCheckReport Checker::run() {
           compareWithUpstream(TU);
       });
   }
+  blameSharedErrors(Report.TUs);
   fs::remove_directories(Scratch);
   return Report;
 }

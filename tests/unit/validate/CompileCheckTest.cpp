@@ -124,6 +124,27 @@ TEST_F(CompileCheckTest, BrokenGeneratedGlueIsAnAddedError) {
   EXPECT_TRUE(Report.addsErrors());
 }
 
+TEST_F(CompileCheckTest, GlueFailingOnAnErrorUpstreamHasTooIsNotBlamed) {
+  // A header both the ported TU and the glue include, broken upstream
+  // already (a third-party header the upstream's compiler rejects).
+  write(Upstream + "/csrc/vendor.h",
+        "#pragma once\ninline int vendor() { return vendor_gone(); }\n");
+  write(Upstream + "/csrc/uses_vendor.cpp", "#include \"vendor.h\"\n");
+  R.Analysis.TUFlags["csrc/uses_vendor.cpp"] = {"-std=c++17", "-I" + Upstream + "/csrc"};
+  const char *Vendor = "#pragma once\ninline int vendor() { return vendor_gone(); }\n";
+  plan("kernels/sc/vendor.h", Vendor, "csrc/vendor.h");
+  plan("kernels/sc/uses_vendor.cpp", "#include \"sc/vendor.h\"\n", "csrc/uses_vendor.cpp");
+  plan("kernels/sc/bindings.cpp", "#include \"sc/vendor.h\"\nint bind() { return vendor(); }\n");
+  validate::CompileCheckReport Report = check();
+  ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
+  ASSERT_EQ(Report.TUs.size(), 2u);
+  for (const validate::TUCompile &TU : Report.TUs) {
+    EXPECT_FALSE(TU.Compiles) << TU.Path;
+    EXPECT_FALSE(TU.addsErrors()) << TU.Path << ": " << TU.UpstreamFirstError;
+  }
+  EXPECT_FALSE(Report.addsErrors());
+}
+
 TEST_F(CompileCheckTest, HeadersTheMigrationLeavesAloneComeFromTheTarget) {
   write(Target + "/kernels/common/target_util.h",
         "#pragma once\ninline int util() { return 1; }\n");

@@ -32,7 +32,8 @@ struct TUCompile {
   bool Compiles = false;
   std::vector<analyze::CompilerError> Errors; ///< File paths target-relative where they can be.
   /// For a ported TU that fails: whether upstream compiles it (if it does
-  /// not, the errors are not the migration's).
+  /// not, the errors are not the migration's). For failing glue: false when
+  /// its first error is that of a ported TU that fails upstream too.
   bool UpstreamCompiles = true;
   std::string UpstreamFirstError;
 
