@@ -1,5 +1,7 @@
 #include "opmig/validate/CompileCheck.h"
 
+#include "opmig/analyze/SourceTree.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,11 +22,6 @@ bool CompileCheckReport::addsErrors() const {
 }
 
 namespace {
-
-bool isTranslationUnit(StringRef Path) {
-  StringRef Ext = llvm::sys::path::extension(Path);
-  return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
-}
 
 bool isBelow(StringRef Path, StringRef Dir) {
   return Path.size() > Dir.size() && Path.starts_with(Dir) && Path[Dir.size()] == '/';
@@ -188,7 +185,8 @@ CompileCheckReport Checker::run() {
   }
   std::vector<const migrate::PlannedChange *> TUs;
   for (const migrate::PlannedChange &Change : R.Changes)
-    if (Change.Action != migrate::ChangeAction::Remove && isTranslationUnit(Change.Path))
+    if (Change.Action != migrate::ChangeAction::Remove &&
+        analyze::isTranslationUnitName(Change.Path))
       TUs.push_back(&Change);
   if (TUs.empty()) {
     Report.NotRunBecause = "the migration writes no translation unit";
