@@ -497,7 +497,10 @@ private:
     Reg.Via = IsTorch ? "torch-op" : "pybind";
     Reg.File = Table.Locs.fileOf(CE->getBeginLoc());
     Reg.Line = Table.Locs.lineOf(CE->getBeginLoc());
-    llvm::StringRef Op = Literal->getString().split('(').first.trim();
+    auto [Op, Args] = Literal->getString().split('(');
+    Op = Op.trim();
+    if (IsTorch && Name == "def" && !Args.empty())
+      Reg.Schema = ("(" + Args).str();
     if (auto [Ns, Rest] = Op.rsplit("::"); !Rest.empty()) {
       Reg.Namespace = Ns.str();
       Op = Rest;

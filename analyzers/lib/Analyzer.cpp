@@ -77,6 +77,8 @@ private:
   void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
   void judgeRejectedTUs();
   NvccCheckRequest nvccRequestFor(const std::string &TU, const std::string &Nvcc) const;
+  /// The nvcc language flags the upstream builds `TU` (absolute) with.
+  std::vector<std::string> nvccFlagsFor(const std::string &TU) const;
   void recordRejection(const std::string &TU, const NvccVerdict *Verdict,
                        const std::string &NoVerdictReason);
   std::vector<std::string> nextTUs(const SymbolClosure &Closure);
@@ -211,11 +213,16 @@ NvccCheckRequest Analysis::nvccRequestFor(const std::string &TU, const std::stri
   Request.MainFile = TU;
   Request.Flags = Parse.Flags;
   Request.GpuArch = Parse.GpuArch;
-  if (!Database)
-    Request.NvccFlags = Upstream.NvccFlags;
-  else if (auto It = Database->ByFile.find(TU); It != Database->ByFile.end())
-    Request.NvccFlags = It->second.NvccFlags;
+  Request.NvccFlags = nvccFlagsFor(TU);
   return Request;
+}
+
+std::vector<std::string> Analysis::nvccFlagsFor(const std::string &TU) const {
+  if (!Database)
+    return Upstream.NvccFlags;
+  if (auto It = Database->ByFile.find(TU); It != Database->ByFile.end())
+    return It->second.NvccFlags;
+  return {};
 }
 
 /// Clang and nvcc disagree on some CUDA; the upstream builds with nvcc, so
@@ -432,6 +439,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
     if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
       ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);
       R.TUFlags[File.Path] = Request.Flags;
+      R.TUNvccFlags[File.Path] = nvccFlagsFor(Tree.Root + "/" + File.Path);
       R.GpuArch = Request.GpuArch;
     }
   for (const SourceFile &File : Tree.Files) {

@@ -1,6 +1,7 @@
 #include "opmig/analyze/ClosureVerifier.h"
 
 #include "CapturedOutput.h"
+#include "opmig/analyze/NvccCheck.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUParser.h"
 
@@ -28,7 +29,7 @@ namespace {
 
 struct CompileJob {
   std::string RelativePath;
-  ParseSide Side = ParseSide::Host;
+  std::string Label; ///< `host` or `device` (Clang), `nvcc`.
   std::vector<std::string> Args;
   std::string Object; ///< Empty for a device compile (checked, not linked).
 };
@@ -38,8 +39,22 @@ struct RunResult {
   std::string FirstError;
 };
 
+/// The first error of a failed compile's log, as `file:line: message`.
+std::string firstErrorIn(llvm::StringRef Log) {
+  std::vector<CompilerError> Errors = parseCompilerErrors(Log);
+  if (!Errors.empty())
+    return Errors.front().File + ":" + std::to_string(Errors.front().Line) + ": " +
+           Errors.front().Message;
+  llvm::SmallVector<llvm::StringRef> Lines;
+  Log.split(Lines, '\n');
+  for (llvm::StringRef Line : Lines)
+    if (Line.contains("error"))
+      return Line.trim().str();
+  return "";
+}
+
 /// Runs `Args` (argv[0] is resolved on PATH or taken as a path) and keeps
-/// the first error line of its output.
+/// the first error of its output.
 RunResult runCommand(const std::vector<std::string> &Args, const std::string &LogPath) {
   llvm::SmallVector<llvm::StringRef> Argv(Args.begin(), Args.end());
   std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(LogPath),
@@ -50,18 +65,22 @@ RunResult runCommand(const std::vector<std::string> &Args, const std::string &Lo
   RunResult Result{Code == 0, ExecError};
   if (Result.Ok || !Result.FirstError.empty())
     return Result;
-  if (auto Log = llvm::MemoryBuffer::getFile(LogPath)) {
-    llvm::SmallVector<llvm::StringRef> Lines;
-    (*Log)->getBuffer().split(Lines, '\n');
-    for (llvm::StringRef Line : Lines)
-      if (Line.contains("error")) {
-        Result.FirstError = Line.trim().str();
-        break;
-      }
-  }
+  if (auto Log = llvm::MemoryBuffer::getFile(LogPath))
+    Result.FirstError = firstErrorIn((*Log)->getBuffer());
   if (Result.FirstError.empty())
     Result.FirstError = "exit code " + std::to_string(Code);
   return Result;
+}
+
+/// A Clang command line that compiles `Request` to `Object` instead of
+/// checking its syntax.
+std::vector<std::string> clangObjectCommand(const ParseRequest &Request,
+                                            const std::string &Object) {
+  std::vector<std::string> Args = parseCommandLine(Request);
+  Args.front() = OPMIG_CLANG_EXECUTABLE;
+  *std::find(Args.begin(), Args.end(), "-fsyntax-only") = "-c";
+  Args.insert(Args.end() - 1, {"-fPIC", "-o", Object});
+  return Args;
 }
 
 /// `ns::f` for a function symbol (kernel host stubs map to their kernel),
@@ -111,6 +130,7 @@ private:
   llvm::Error copySliced(const std::string &File, const std::string &To) const;
   std::vector<CompileJob> jobsFor(const std::string &Scratch,
                                   const std::vector<std::string> &Files) const;
+  std::vector<std::string> nvccFlagsOf(const std::string &File) const;
   /// Compiles and links the given files in `Scratch`; fills `Report` when
   /// non-null. With `Reuse`, TUs outside `Rebuild` are not compiled again:
   /// their objects come from the earlier build in `Reuse`.
@@ -218,33 +238,43 @@ std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
     auto Flags = Result.TUFlags.find(File);
     if (Flags == Result.TUFlags.end())
       continue;
-    ParseRequest Request;
-    Request.MainFile = Scratch + "/" + File;
-    Request.GpuArch = Result.GpuArch;
     // Include paths into the tree now point into the scratch copy.
+    std::vector<std::string> ScratchFlags;
     for (std::string Flag : Flags->second) {
       for (size_t At = Flag.find(Result.SourceRoot); At != std::string::npos;
            At = Flag.find(Result.SourceRoot, At + Scratch.size()))
         Flag.replace(At, Result.SourceRoot.size(), Scratch);
-      Request.Flags.push_back(std::move(Flag));
+      ScratchFlags.push_back(std::move(Flag));
+    }
+    std::string MainFile = Scratch + "/" + File;
+    if (!Options.Nvcc.empty()) {
+      NvccCheckRequest Request{Options.Nvcc,   MainFile,          ScratchFlags,   nvccFlagsOf(File),
+                               Result.GpuArch, NvccStage::Object, MainFile + ".o"};
+      Jobs.push_back({File, "nvcc", nvccCheckCommand(Request), Request.ObjectFile});
+      continue;
     }
     std::vector<ParseSide> Sides = {ParseSide::Host};
     if (isCudaSource(File))
       Sides.push_back(ParseSide::Device);
     for (ParseSide Side : Sides) {
+      ParseRequest Request;
+      Request.MainFile = MainFile;
+      Request.Flags = ScratchFlags;
       Request.Side = Side;
-      CompileJob Job{File, Side, parseCommandLine(Request), ""};
-      Job.Args.front() = OPMIG_CLANG_EXECUTABLE;
-      Job.Object = Scratch + "/" + File + "." + toString(Side) + ".o";
-      auto SyntaxOnly = std::find(Job.Args.begin(), Job.Args.end(), "-fsyntax-only");
-      *SyntaxOnly = "-c";
-      Job.Args.insert(Job.Args.end() - 1, {"-fPIC", "-o", Job.Object});
+      Request.GpuArch = Result.GpuArch;
+      std::string Object = MainFile + "." + toString(Side) + ".o";
+      CompileJob Job{File, toString(Side), clangObjectCommand(Request, Object), Object};
       if (Side == ParseSide::Device)
         Job.Object.clear();
       Jobs.push_back(std::move(Job));
     }
   }
   return Jobs;
+}
+
+std::vector<std::string> Verifier::nvccFlagsOf(const std::string &File) const {
+  auto It = Result.TUNvccFlags.find(File);
+  return It != Result.TUNvccFlags.end() ? It->second : Result.UpstreamNvccFlags;
 }
 
 bool Verifier::build(const std::string &Scratch, const std::vector<std::string> &Files,
@@ -257,8 +287,8 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
     llvm::erase_if(Jobs, [&](const CompileJob &Job) {
       if (Rebuild.count(Job.RelativePath))
         return false;
-      if (Job.Side == ParseSide::Host)
-        LinkArgs.push_back(Reuse + "/" + Job.RelativePath + ".host.o");
+      if (!Job.Object.empty())
+        LinkArgs.push_back(Reuse + Job.Object.substr(Scratch.size()));
       return true;
     });
   }
@@ -279,7 +309,7 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
       for (size_t At; (At = Error.find(Scratch + "/")) != std::string::npos;)
         Error.erase(At, Scratch.size() + 1);
       if (Report)
-        Report->CompileFailures.push_back(Jobs[I].RelativePath + " (" + toString(Jobs[I].Side) +
+        Report->CompileFailures.push_back(Jobs[I].RelativePath + " (" + Jobs[I].Label +
                                           "): " + Error);
     } else if (!Jobs[I].Object.empty()) {
       LinkArgs.push_back(Jobs[I].Object);
@@ -452,24 +482,39 @@ std::vector<std::string> namesOf(const std::string &Mangled) {
 /// Tree TUs by relative path, with their flags.
 using FlagsByFile = std::map<std::string, std::vector<std::string>>;
 
-/// The symbols each of `Files` (tree TUs, compiled host side in place into
-/// `Scratch`) defines.
+/// Compiles a tree TU to a host object, only for the symbols it defines:
+/// with nvcc (device code only to PTX, at -O0) or with Clang.
+struct HostCompiler {
+  std::string Nvcc; ///< Empty: Clang.
+  std::vector<std::string> NvccFlags;
+  std::string GpuArch;
+
+  std::vector<std::string> command(const std::string &MainFile,
+                                   const std::vector<std::string> &Flags,
+                                   const std::string &Object) const {
+    if (!Nvcc.empty())
+      return nvccCheckCommand(
+          {Nvcc, MainFile, Flags, NvccFlags, GpuArch, NvccStage::HostObject, Object});
+    ParseRequest Request;
+    Request.MainFile = MainFile;
+    Request.Flags = Flags;
+    return clangObjectCommand(Request, Object);
+  }
+};
+
+/// The symbols each of `Files` (tree TUs, compiled in place into `Scratch`)
+/// defines.
 std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files,
                                            const FlagsByFile &Flags, const std::string &SourceRoot,
-                                           const std::string &Scratch, unsigned Jobs) {
+                                           const std::string &Scratch, const HostCompiler &Compiler,
+                                           unsigned Jobs) {
   std::vector<SymbolTable> Tables(Files.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&, I] {
-      ParseRequest Request;
-      Request.MainFile = SourceRoot + "/" + Files[I];
-      Request.Flags = Flags.at(Files[I]);
-      Request.Side = ParseSide::Host;
-      std::vector<std::string> Args = parseCommandLine(Request);
-      Args.front() = OPMIG_CLANG_EXECUTABLE;
       std::string Stem = Scratch + "/provider-" + llvm::utohexstr(llvm::xxh3_64bits(Files[I]));
-      *std::find(Args.begin(), Args.end(), "-fsyntax-only") = "-c";
-      Args.insert(Args.end() - 1, {"-fPIC", "-o", Stem + ".o"});
+      std::vector<std::string> Args =
+          Compiler.command(SourceRoot + "/" + Files[I], Flags.at(Files[I]), Stem + ".o");
       if (runCommand(Args, Stem + ".log").Ok)
         readSymbols(Stem + ".o", Tables[I]);
     });
@@ -484,7 +529,8 @@ std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files
 std::map<std::string, std::string> providersOf(const std::set<std::string> &Missing,
                                                const FlagsByFile &Candidates,
                                                const std::string &SourceRoot,
-                                               const std::string &Scratch, unsigned Jobs) {
+                                               const std::string &Scratch,
+                                               const HostCompiler &Compiler, unsigned Jobs) {
   std::set<std::string> Names;
   for (const std::string &Symbol : Missing)
     for (std::string &Name : namesOf(Symbol))
@@ -502,7 +548,7 @@ std::map<std::string, std::string> providersOf(const std::set<std::string> &Miss
     if (Providers.size() == Missing.size())
       break;
     std::vector<SymbolTable> Tables =
-        compileForSymbols(*Round, Candidates, SourceRoot, Scratch, Jobs);
+        compileForSymbols(*Round, Candidates, SourceRoot, Scratch, Compiler, Jobs);
     for (size_t I = 0; I < Round->size(); ++I)
       for (const std::string &Symbol : Missing)
         if (Tables[I].Defined.count(Symbol))
@@ -559,7 +605,8 @@ std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &U
     if (!llvm::is_contained(Files, File))
       Candidates.emplace(File, Flags);
   std::map<std::string, std::string> Providers =
-      providersOf(Missing, Candidates, Result.SourceRoot, Scratch, Options.Jobs);
+      providersOf(Missing, Candidates, Result.SourceRoot, Scratch,
+                  {Options.Nvcc, Result.UpstreamNvccFlags, Result.GpuArch}, Options.Jobs);
   // Without torch's libraries a torch symbol is indistinguishable from a
   // tree symbol the closure lost: only the tree's own definitions count.
   if (!runtime().HasTorch)
@@ -578,6 +625,9 @@ llvm::Error Verifier::run() {
   VerifyReport &Report = Result.Verify;
   Report = VerifyReport();
   Report.Ran = true;
+  Report.Compiler = Options.Nvcc.empty() ? "clang" : "nvcc";
+  Report.CompilerPath = Options.Nvcc.empty() ? OPMIG_CLANG_EXECUTABLE : Options.Nvcc;
+  Report.CompilerNote = Options.Nvcc.empty() ? Options.ClangBecause : "";
   std::vector<std::string> Files = copiedFiles();
   auto Scratch = makeScratch(Files);
   if (!Scratch)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 namespace opmig::analyze {
@@ -101,6 +102,21 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
   return Match;
 }
 
+/// The schema of a torch `def` of an op bound to the entry, where the
+/// upstream wrote one (the `impl` binding the function often comes apart).
+void addUpstreamSchema(EntryMatch &Match, const TUFacts &Program, const SourceTree &Tree) {
+  std::set<std::pair<std::string, std::string>> Ops;
+  for (const RegistrationFact &Reg : Program.Registrations)
+    if (Reg.Via == "torch-op" && llvm::is_contained(Match.Usrs, Reg.Function))
+      Ops.insert({Reg.Namespace, Reg.OpName});
+  for (const RegistrationFact &Reg : Program.Registrations)
+    if (!Reg.Schema.empty() && Ops.count({Reg.Namespace, Reg.OpName})) {
+      Match.Entry.UpstreamSchema = Reg.Schema;
+      Match.Entry.UpstreamSchemaAt = {Tree.relative(Reg.File), Reg.Line};
+      return;
+    }
+}
+
 } // namespace
 
 std::string entryBaseName(const std::string &Requested) {
@@ -126,19 +142,23 @@ llvm::Expected<EntryMatch> resolveEntry(const std::string &Requested, const TUFa
     EntryMatch Match;
     Match.Usrs = Candidates.begin()->second;
     const SymbolFact &Sym = Program.Symbols.at(Match.Usrs.front());
-    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line}, {}, {}};
+    Match.Entry = {Requested, Sym.Name, "function", {Tree.relative(Sym.File), Sym.Line},
+                   {},        {},       {},         {}};
     for (const RegistrationFact &Reg : Program.Registrations)
       if (llvm::is_contained(Match.Usrs, Reg.Function)) {
         Match.RegistrationFiles.insert(Reg.File);
         Match.Entry.RegisteredAt.push_back({Tree.relative(Reg.File), Reg.Line});
       }
     sortUnique(Match.Entry.RegisteredAt);
+    addUpstreamSchema(Match, Program, Tree);
     return Match;
   }
   auto ViaOp = resolveThroughRegistration(Name, Program, Tree);
   if (!ViaOp || !ViaOp->Usrs.empty()) {
-    if (ViaOp)
+    if (ViaOp) {
       ViaOp->Entry.Requested = Requested;
+      addUpstreamSchema(*ViaOp, Program, Tree);
+    }
     return ViaOp;
   }
   std::string Hint;

@@ -47,6 +47,15 @@ std::string virtualArch(llvm::StringRef GpuArch) {
   return ("compute_" + Number).str();
 }
 
+/// `sm_90a` stays `sm_90a`; `compute_90` (an upstream that ships PTX only)
+/// is assembled for `sm_90`.
+std::string realArch(llvm::StringRef GpuArch) {
+  llvm::StringRef Number = GpuArch;
+  if (!Number.consume_front("sm_"))
+    Number.consume_front("compute_");
+  return ("sm_" + Number).str();
+}
+
 } // namespace
 
 std::string findNvcc(const std::string &CudaPath) {
@@ -62,17 +71,27 @@ std::string findNvcc(const std::string &CudaPath) {
 
 std::vector<std::string> nvccCheckCommand(const NvccCheckRequest &Request) {
   bool Cuda = isCudaSource(Request.MainFile);
+  bool FrontEnd = Request.Stage == NvccStage::FrontEnd;
   std::vector<std::string> Args = {Request.Nvcc, "-x", Cuda ? "cu" : "c++"};
   for (std::string &Flag : portableFlags(Request.Flags))
     Args.push_back(std::move(Flag));
   if (Cuda) {
     Args.insert(Args.end(), Request.NvccFlags.begin(), Request.NvccFlags.end());
     std::string Arch = virtualArch(Request.GpuArch);
-    Args.insert(Args.end(), {"-gencode=arch=" + Arch + ",code=" + Arch, "-Xcicc", "-O0", "-cuda"});
-  } else {
-    Args.insert(Args.end(), {"-Xcompiler", "-fsyntax-only", "-c"});
+    std::string Code = Request.Stage == NvccStage::Object ? realArch(Request.GpuArch) : Arch;
+    Args.push_back("-gencode=arch=" + Arch + ",code=" + Code);
+    if (Request.Stage != NvccStage::Object)
+      Args.insert(Args.end(), {"-Xcicc", "-O0"});
+    if (FrontEnd)
+      Args.push_back("-cuda");
+  } else if (FrontEnd) {
+    Args.insert(Args.end(), {"-Xcompiler", "-fsyntax-only"});
   }
-  Args.insert(Args.end(), {"-o", "/dev/null", Request.MainFile});
+  if (!FrontEnd)
+    Args.insert(Args.end(), {"-Xcompiler", "-fPIC"});
+  if (!FrontEnd || !Cuda)
+    Args.push_back("-c");
+  Args.insert(Args.end(), {"-o", FrontEnd ? "/dev/null" : Request.ObjectFile, Request.MainFile});
   return Args;
 }
 

@@ -56,7 +56,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffs
                                    Parent, DeclaredIn)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled, Resolved,
                                    HasIncludeOnly)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Function, File, Line)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Schema, Function, File,
+                                   Line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, Specialization, Name, File, Line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiagnosticFact, Severity, File, Line, Message)
 

@@ -150,6 +150,7 @@ json glueContext(const MigrationPlan &Plan, const Profile &P, const std::vector<
     OpList.push_back(std::move(Op));
   }
   Context["ops"] = OpList;
+  Context["any_op"] = !Ops.empty(); // `--no-register` can leave a domain without one.
   Context["any_adapter"] =
       llvm::any_of(Ops, [](const OpSignature &Sig) { return Sig.NeedsAdapter; });
   return Context;

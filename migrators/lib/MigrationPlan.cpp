@@ -167,8 +167,18 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
   if (P.WrapGlobalNamespace)
     Plan.WrapGlobalInto = Plan.Namespace;
 
+  for (const std::string &Name : Options.Unregistered)
+    if (llvm::none_of(Analysis.Entries,
+                      [&](const analyze::ResolvedEntry &E) { return E.Requested == Name; }))
+      return inputError("--no-register '", Name,
+                        "' is not one of the --entry values; pass it "
+                        "exactly as given with --entry");
   std::set<std::string> Seen;
   for (const analyze::ResolvedEntry &Entry : Analysis.Entries) {
+    if (llvm::is_contained(Options.Unregistered, Entry.Requested)) {
+      Plan.Unregistered.push_back(Entry.Function);
+      continue;
+    }
     PlannedOp Op{opNameOf(Entry), Entry.Function,
                  renamedQualifiedName(Entry.Function, Plan.Renames, Plan.WrapGlobalInto),
                  Entry.Loc.File};

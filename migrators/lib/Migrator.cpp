@@ -348,7 +348,10 @@ llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
 llvm::Error Pipeline::derive() {
   SignatureRequest Request;
   Request.SourceRoot = R.Analysis.SourceRoot;
-  Request.Entries = R.Analysis.Entries;
+  // One signature per op, in the plan's order: the entries it registers.
+  for (const analyze::ResolvedEntry &Entry : R.Analysis.Entries)
+    if (!llvm::is_contained(Options.Unregistered, Entry.Requested))
+      Request.Entries.push_back(Entry);
   for (const PlannedOp &Op : R.Plan.Ops)
     Request.OpNames.push_back(Op.Name);
   Request.TUFlags = R.Analysis.TUFlags;
@@ -543,8 +546,8 @@ llvm::Expected<MigrationResult> Pipeline::run() {
     return E;
   if (llvm::Error E = analyze())
     return E;
-  llvm::Expected<MigrationPlan> Plan =
-      planMigration(R.Analysis, P, PlanOptions{Options.Domain, Options.Renames, Flatten});
+  llvm::Expected<MigrationPlan> Plan = planMigration(
+      R.Analysis, P, PlanOptions{Options.Domain, Options.Renames, Flatten, Options.Unregistered});
   if (!Plan)
     return Plan.takeError();
   R.Plan = std::move(*Plan);

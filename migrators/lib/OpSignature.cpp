@@ -3,6 +3,7 @@
 #include "FakeDerivation.h"
 #include "SchemaTypes.h"
 #include "TensorWrites.h"
+#include "UpstreamSchema.h"
 #include "opmig/analyze/Errors.h"
 #include "opmig/analyze/TUParser.h"
 
@@ -54,15 +55,41 @@ std::string pythonReturn(const ReturnTypes &Types) {
   return "tuple[" + llvm::join(Parts, ", ") + "]";
 }
 
+/// The parameters the upstream's own schema marks as written, by index,
+/// with why: matched by name, or by position when the names differ but the
+/// counts agree.
+std::map<unsigned, std::string> writtenByUpstreamSchema(const FunctionDecl &Function,
+                                                        const analyze::ResolvedEntry &Entry) {
+  std::vector<SchemaArgument> Arguments = schemaArguments(Entry.UpstreamSchema);
+  std::map<unsigned, std::string> Written;
+  bool SameCount = Arguments.size() == Function.getNumParams();
+  for (size_t I = 0; I < Arguments.size(); ++I) {
+    if (!Arguments[I].Writes)
+      continue;
+    std::optional<unsigned> Index;
+    for (const ParmVarDecl *Param : Function.parameters())
+      if (Param->getName() == Arguments[I].Name)
+        Index = Param->getFunctionScopeIndex();
+    if (!Index && SameCount)
+      Index = I;
+    if (Index)
+      Written[*Index] = "the upstream schema (" + Entry.UpstreamSchemaAt.File + ":" +
+                        std::to_string(Entry.UpstreamSchemaAt.Line) + ") marks it `" +
+                        Arguments[I].Type + "`";
+  }
+  return Written;
+}
+
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
 /// its own alias set (`Aliases`, by parameter index): a non-const
-/// `at::Tensor &`, or a tensor the body writes (TensorWrites.h).
-llvm::Error addParams(const FunctionDecl &Function, const ASTContext &Ctx, OpSignature &Sig,
-                      std::vector<std::string> &Aliases) {
+/// `at::Tensor &`, a tensor the body writes (TensorWrites.h), or one the
+/// upstream's schema marks.
+llvm::Error addParams(const FunctionDecl &Function, const analyze::ResolvedEntry &Entry,
+                      const ASTContext &Ctx, OpSignature &Sig, std::vector<std::string> &Aliases) {
   Aliases.assign(Function.getNumParams(), "");
-  std::map<unsigned, std::string> Written;
+  std::map<unsigned, std::string> Written = writtenByUpstreamSchema(Function, Entry);
   for (TensorWrite &Write : findTensorWrites(Function, Ctx.getSourceManager()))
-    Written[Write.Param] = std::move(Write.How);
+    Written.try_emplace(Write.Param, std::move(Write.How));
   unsigned MutableCount = 0;
   for (const ParmVarDecl *Param : Function.parameters()) {
     unsigned Index = Param->getFunctionScopeIndex();
@@ -126,13 +153,14 @@ llvm::Error addResults(const ReturnTypes &Returns, const FakeResult &Fake,
 }
 
 /// Builds the signature of one entry from its definition.
-llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const std::string &OpName,
-                                           ASTContext &Ctx) {
+llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function,
+                                           const analyze::ResolvedEntry &Entry,
+                                           const std::string &OpName, ASTContext &Ctx) {
   OpSignature Sig;
   Sig.OpName = OpName;
   Sig.CppFunction = Function.getQualifiedNameAsString();
   std::vector<std::string> Aliases;
-  if (llvm::Error Err = addParams(Function, Ctx, Sig, Aliases))
+  if (llvm::Error Err = addParams(Function, Entry, Ctx, Sig, Aliases))
     return Err;
   QualType Result = Function.getReturnType();
   std::string ResultType = Result.getAsString(Ctx.getPrintingPolicy());
@@ -238,7 +266,10 @@ llvm::Error withCallersHint(llvm::Error E, const analyze::ResolvedEntry &Entry) 
       Callers.push_back(Caller.Name + " (" + Caller.Loc.File + ":" +
                         std::to_string(Caller.Loc.Line) + ")");
     return inputError(Message, ". It is called by ", llvm::join(Callers, ", "),
-                      ": if that is the torch-facing function, pass it as --entry instead");
+                      ": if that is the torch-facing function, pass it as --entry instead; to "
+                      "port this entry without an op (a wrapper of the target calls it), add "
+                      "--no-register ",
+                      Entry.Requested);
   });
 }
 
@@ -249,7 +280,7 @@ void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     const analyze::Location &Loc = Job.Entry->Loc;
     const FunctionDecl *Function = Finder.find(Job.Entry->Function, Loc.Line);
     llvm::Expected<OpSignature> Sig =
-        Function ? buildSignature(*Function, Job.OpName, Ctx)
+        Function ? buildSignature(*Function, *Job.Entry, Job.OpName, Ctx)
                  : llvm::Expected<OpSignature>(
                        inputError("entry `", Job.Entry->Function, "`: no definition at ", Loc.File,
                                   ":", std::to_string(Loc.Line), " in the parse of that file"));

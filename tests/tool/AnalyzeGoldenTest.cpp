@@ -38,8 +38,10 @@ nlohmann::json normalized(nlohmann::json Doc) {
   Doc["build_flags"].erase("inferred"); // absolute paths of this checkout
   for (auto &External : Doc["external"])
     External["resolved"] = !External["resolved"].is_null();
-  if (Doc["verify"].is_object())
+  if (Doc["verify"].is_object()) {
     Doc["verify"].erase("scratch_dir");
+    Doc["verify"]["compiler"].erase("path"); // where this machine has it
+  }
   return Doc;
 }
 
@@ -102,20 +104,22 @@ const GoldenCase Cases[] = {
     {"pybind_gelu", fixture("upstream/pybind_mod"), {"gelu"}},
     {"pybind_gelu_backward", fixture("upstream/pybind_mod"), {"gelu_backward"}},
     // nvcc-only code Clang rejects: judged by Clang alone, a partial result
-    // with the closure still exact; nvcc compiles it, so with nvcc it is not.
+    // with the closure still exact; nvcc compiles it, so with nvcc it is
+    // not, and --verify builds and links it with nvcc.
     {"partial_parse_bucketize", fixture("upstream/partial_parse"), {"bucketize_op"}, false},
     {"partial_parse_bucketize_nvcc",
      fixture("upstream/partial_parse"),
      {"bucketize_op"},
-     /*Verify=*/false,
+     /*Verify=*/true,
      /*ExpectedExit=*/0,
      /*Nvcc=*/true},
-    // Code neither compiler accepts stays partial, with nvcc's error.
+    // Code neither compiler accepts stays partial, with nvcc's error, and
+    // --verify fails on it.
     {"nvcc_rejects_scale",
      fixture("upstream/bad_inputs/nvcc_rejects"),
      {"scale_op"},
-     /*Verify=*/false,
-     /*ExpectedExit=*/0,
+     /*Verify=*/true,
+     /*ExpectedExit=*/1,
      /*Nvcc=*/true},
     {"ambiguous_ns_a_launch", fixture("upstream/bad_inputs/ambiguous"), {"ns_a::launch"}},
     {"ambiguous_launch_extra", fixture("upstream/bad_inputs/ambiguous"), {"launch_extra"}},

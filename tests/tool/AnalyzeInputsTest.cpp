@@ -382,6 +382,30 @@ TEST(AnalyzeInputs, NvccDecidesWhereClangRejects) {
   EXPECT_NE(Result.Stdout.find("nvcc"), std::string::npos);
 }
 
+/// The upstream builds with nvcc, so --verify does too: code only nvcc
+/// accepts builds and links; Clang, asked for with --no-nvcc, fails on it.
+TEST(AnalyzeInputs, VerifyBuildsWithNvccWhatOnlyNvccCompiles) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc here: --verify builds with Clang, which rejects this fixture";
+  std::string Tree = fixture("upstream/partial_parse");
+  ToolResult WithNvcc =
+      runOpmig(analyzeArgs(Tree, "bucketize_op", {"--format", "json", "--verify"}));
+  EXPECT_EQ(WithNvcc.ExitCode, 0) << WithNvcc.Stderr;
+  nlohmann::json Verify = WithNvcc.json()["verify"];
+  EXPECT_EQ(Verify["compiler"]["name"], "nvcc");
+  EXPECT_TRUE(Verify["passed"]) << Verify.dump(2);
+
+  ToolResult WithClang =
+      runOpmig(analyzeArgs(Tree, "bucketize_op", {"--format", "json", "--verify", "--no-nvcc"}));
+  EXPECT_EQ(WithClang.ExitCode, 1) << WithClang.Stderr;
+  Verify = WithClang.json()["verify"];
+  EXPECT_EQ(Verify["compiler"]["name"], "clang");
+  EXPECT_EQ(Verify["compiler"]["because"], "--no-nvcc");
+  EXPECT_FALSE(Verify["compiles"]);
+  ASSERT_FALSE(Verify["compile_failures"].empty());
+  EXPECT_NE(Verify["compile_failures"][0].get<std::string>().find("csrc/"), std::string::npos);
+}
+
 TEST(AnalyzeInputs, VerifyFailureExitsOneAndNamesTheUndefinedSymbol) {
   // A definition made by token pasting: the closure misses its TU.
   ToolResult Result = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/pasted_definition"),

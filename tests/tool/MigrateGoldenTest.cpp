@@ -180,6 +180,15 @@ INSTANTIATE_TEST_SUITE_P(
                                     "tests/fixtures/targets/generic_like",
                                     "generic",
                                     "outs"},
+                      // Writes no body shows (in kernels of another
+                      // TU): the upstream's own TORCH_LIBRARY
+                      // schemas mark them, by name or position.
+                      MigrationCase{"schema_marks_generic",
+                                    "tests/fixtures/upstream/schema_marks",
+                                    {"fill_rows", "masked_copy", "row_max"},
+                                    "tests/fixtures/targets/generic_like",
+                                    "generic",
+                                    "marks"},
                       MigrationCase{"out_params_cache_dit",
                                     "tests/fixtures/upstream/out_params",
                                     {"scale_into", "row_sum", "accumulate"},

@@ -241,9 +241,85 @@ TEST_F(MigrateSafetyTest, KernelLevelEntryNamesItsTorchFacingCaller) {
   EXPECT_TRUE(contains(R.Stderr, "entry `hb::kernels::gemm`: parameter `out` has type `View`, "
                                  "which an op schema cannot express. It is called by "
                                  "hb::ops::gemm (python/csrc/ops.h:20): if that is the "
-                                 "torch-facing function, pass it as --entry instead"))
+                                 "torch-facing function, pass it as --entry instead; to port "
+                                 "this entry without an op (a wrapper of the target calls it), "
+                                 "add --no-register hb::kernels::gemm"))
       << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(KernelBox.Target)), "");
+}
+
+/// `--no-register` ports a kernel-level entry's closure with no op for it;
+/// a torch-facing entry beside it keeps its op. The migration compiles.
+TEST_F(MigrateSafetyTest, NoRegisterPortsAKernelLevelEntryWithoutAnOp) {
+  MigrationCase Kernel{"kernel_entry",
+                       "tests/fixtures/upstream/header_bodies",
+                       {"hb::kernels::gemm", "hb::ops::quantize"},
+                       "tests/fixtures/targets/generic_like",
+                       "generic",
+                       "hb",
+                       {"--no-register", "hb::kernels::gemm", "--format", "json"}};
+  MigrationSandbox KernelBox(Kernel);
+  ToolResult R = runOpmig(migrateArgs(Kernel, KernelBox, {}, true, haveNvcc()));
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  nlohmann::json Doc = R.json();
+  ASSERT_EQ(Doc["ops"].size(), 1u) << Doc["ops"].dump(2);
+  EXPECT_EQ(Doc["ops"][0]["name"], "quantize");
+  EXPECT_EQ(Doc["unregistered_entries"], nlohmann::json({"hb::kernels::gemm"}));
+  bool PortsGemm = false;
+  for (const auto &Change : Doc["changes"])
+    PortsGemm = PortsGemm || Change["upstream_path"] == "src/kernels/gemm/gemm.cu";
+  EXPECT_TRUE(PortsGemm) << Doc["changes"].dump(2);
+  std::string Registration = readFile(KernelBox.Target + "/kernels/hb/hb.cpp");
+  EXPECT_TRUE(contains(Registration, "quantize")) << Registration;
+  EXPECT_FALSE(contains(Registration, "\"gemm")) << Registration;
+  if (haveNvcc()) {
+    EXPECT_TRUE(Doc["compile_check"]["ran"].get<bool>());
+    EXPECT_FALSE(Doc["compile_check"]["adds_errors"].get<bool>()) << Doc["compile_check"].dump(2);
+  }
+}
+
+/// With every entry unregistered the domain has no op: the glue of every
+/// profile must still be valid (Python that compiles, C++ that nvcc takes).
+TEST_F(MigrateSafetyTest, NoRegisterOfEveryEntryLeavesValidGlueInEveryProfile) {
+  for (auto [Profile, Target] : {std::pair{"generic", "generic_like"},
+                                 {"cache-dit", "cache_dit_like"},
+                                 {"veomni", "veomni_like"}}) {
+    MigrationCase Case{"no_ops",
+                       "tests/fixtures/upstream/header_bodies",
+                       {"hb::kernels::gemm"},
+                       std::string("tests/fixtures/targets/") + Target,
+                       Profile,
+                       "hb",
+                       {"--no-register", "hb::kernels::gemm"}};
+    MigrationSandbox Box(Case);
+    Tree Before = snapshotTree(Box.Target);
+    ToolResult R = runOpmig(migrateArgs(Case, Box, {}, true, haveNvcc()));
+    ASSERT_EQ(R.ExitCode, 0) << Profile << "\n" << R.Stdout << R.Stderr;
+    for (const auto &[Path, Content] : snapshotTree(Box.Target)) {
+      auto Old = Before.find(Path);
+      if (!Path.ends_with(".py") || (Old != Before.end() && Old->second == Content))
+        continue;
+      std::string Check = "python3 -m py_compile '" + Box.Target + "/" + Path + "'";
+      EXPECT_EQ(std::system(Check.c_str()), 0) << Profile << ": " << Path << "\n" << Content;
+    }
+  }
+}
+
+TEST_F(MigrateSafetyTest, NoRegisterOfAnUnknownEntryIsBadInput) {
+  MigrationCase Case{"no_register",
+                     "samples/upstream",
+                     {"merge_attn_states"},
+                     "tests/fixtures/targets/generic_like",
+                     "generic",
+                     "attn",
+                     {"--no-register", "rms_norm"}};
+  MigrationSandbox Box(Case);
+  Tree Before = snapshotTree(Box.Target);
+  ToolResult R = runOpmig(migrateArgs(Case, Box));
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "--no-register 'rms_norm' is not one of the --entry values"))
+      << R.Stderr;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
 }
 
 TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {

@@ -5,13 +5,15 @@
 // naming the missing specialization and the TU that would provide it. The
 // symbols are template specializations, whose demangled names never equal a
 // declaration's name: a check comparing names with the tree's declarations
-// would let every one through.
+// would let every one through. Each case runs with both compilers --verify
+// builds with: nvcc (the default) and Clang.
 //
 //===----------------------------------------------------------------------===//
 
 #include "opmig/analyze/ClosureVerifier.h"
 
 #include "opmig/analyze/Analyzer.h"
+#include "opmig/analyze/NvccCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -50,17 +52,31 @@ bool mentions(const std::vector<std::string> &Lines, const std::string &Text) {
       Lines, [&](const std::string &Line) { return Line.find(Text) != std::string::npos; });
 }
 
-TEST(ClosureVerifierTest, CorrectClosureLinks) {
+/// Runs each case with the compiler named by the parameter.
+class ClosureVerifierTest : public ::testing::TestWithParam<std::string> {
+protected:
+  void SetUp() override {
+    if (GetParam() == "nvcc") {
+      Options.Nvcc = findNvcc("/usr/local/cuda");
+      if (Options.Nvcc.empty())
+        GTEST_SKIP() << "no nvcc here: the nvcc build of --verify is not checked";
+    }
+  }
+
+  VerifyOptions Options;
+};
+
+TEST_P(ClosureVerifierTest, CorrectClosureLinks) {
   AnalysisResult Result = analyze("axpy");
-  ASSERT_FALSE(verifyClosure(Result, {}));
+  ASSERT_FALSE(verifyClosure(Result, Options));
   EXPECT_TRUE(Result.Verify.Compiles);
   EXPECT_TRUE(Result.Verify.Links);
   EXPECT_TRUE(Result.Verify.UndefinedSymbols.empty());
 }
 
-TEST(ClosureVerifierTest, MissingClassInstantiationTUIsNamed) {
+TEST_P(ClosureVerifierTest, MissingClassInstantiationTUIsNamed) {
   AnalysisResult Result = withoutFile("axpy", "csrc/axpy/launch_f32.cu");
-  ASSERT_FALSE(verifyClosure(Result, {}));
+  ASSERT_FALSE(verifyClosure(Result, Options));
   EXPECT_TRUE(Result.Verify.Compiles);
   EXPECT_FALSE(Result.Verify.Links);
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols,
@@ -71,33 +87,36 @@ TEST(ClosureVerifierTest, MissingClassInstantiationTUIsNamed) {
       << "the f16 provider is still in the closure";
 }
 
-TEST(ClosureVerifierTest, MissingStaticDataMemberSpecializationIsNamed) {
+TEST_P(ClosureVerifierTest, MissingStaticDataMemberSpecializationIsNamed) {
   AnalysisResult Result = withoutFile("gate", "csrc/gate/vec_width.cu");
-  ASSERT_FALSE(verifyClosure(Result, {}));
+  ASSERT_FALSE(verifyClosure(Result, Options));
   EXPECT_FALSE(Result.Verify.Links);
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols,
                        "tl::VecWidth<float>::value (defined by csrc/gate/vec_width.cu)"))
       << llvm::join(Result.Verify.UndefinedSymbols, "\n");
 }
 
-TEST(ClosureVerifierTest, MissingExternTemplateProviderIsNamed) {
+TEST_P(ClosureVerifierTest, MissingExternTemplateProviderIsNamed) {
   AnalysisResult Result = withoutFile("gate", "csrc/gate/gate_f16.cu");
-  ASSERT_FALSE(verifyClosure(Result, {}));
+  ASSERT_FALSE(verifyClosure(Result, Options));
   EXPECT_FALSE(Result.Verify.Links);
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols, "tl::Gate<c10::Half>::apply("))
       << llvm::join(Result.Verify.UndefinedSymbols, "\n");
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols, "(defined by csrc/gate/gate_f16.cu)"));
 }
 
-TEST(ClosureVerifierTest, MissingMacroMadeInstantiationIsNamed) {
+TEST_P(ClosureVerifierTest, MissingMacroMadeInstantiationIsNamed) {
   // rows_f16.cu names neither RowScaler nor launch: TL_INSTANTIATE_ROWS does.
   AnalysisResult Result = withoutFile("scale_rows", "csrc/rows/rows_f16.cu");
-  ASSERT_FALSE(verifyClosure(Result, {}));
+  ASSERT_FALSE(verifyClosure(Result, Options));
   EXPECT_FALSE(Result.Verify.Links);
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols, "tl::RowScaler<c10::Half, 128>::launch("))
       << llvm::join(Result.Verify.UndefinedSymbols, "\n");
   EXPECT_TRUE(mentions(Result.Verify.UndefinedSymbols, "(defined by csrc/rows/rows_f16.cu)"));
 }
+
+INSTANTIATE_TEST_SUITE_P(Compilers, ClosureVerifierTest, ::testing::Values("nvcc", "clang"),
+                         [](const auto &Info) { return Info.param; });
 
 } // namespace
 } // namespace opmig::analyze

@@ -37,8 +37,9 @@ protected:
   }
 
   void registration(const std::string &Via, const std::string &Namespace, const std::string &Op,
-                    const std::string &FunctionUsr, unsigned Line) {
-    Program.Registrations.push_back({Via, Namespace, Op, FunctionUsr, "/src/reg.cpp", Line});
+                    const std::string &FunctionUsr, unsigned Line, const std::string &Schema = "") {
+    Program.Registrations.push_back(
+        {Via, Namespace, Op, Schema, FunctionUsr, "/src/reg.cpp", Line});
   }
 
   llvm::Expected<EntryMatch> resolve(const std::string &Name, const Strings &Known = {}) {
@@ -163,6 +164,28 @@ TEST_F(EntryResolverTest, TorchOpNameResolvesToBoundFunction) {
     EXPECT_EQ(Match->Entry.RegisteredAt[1].Line, 9u);
     EXPECT_EQ(Match->RegistrationFiles, std::set<std::string>{"/src/reg.cpp"});
   }
+}
+
+TEST_F(EntryResolverTest, TheUpstreamSchemaComesFromTheDefOfTheBoundOp) {
+  function("multi_op::scale_op", "scale/scale_op.cu", 20);
+  registration("torch-op", "other", "scale", "", 3, "(Tensor x) -> Tensor");
+  registration("torch-op", "multi_op", "scale", "", 4, "(Tensor(a!) x, float s) -> ()");
+  registration("torch-op", "multi_op", "scale", "c:@F@multi_op::scale_op", 9);
+  for (const std::string Requested : {"scale", "multi_op::scale_op"}) {
+    auto Match = resolve(Requested);
+    ASSERT_TRUE(bool(Match)) << llvm::toString(Match.takeError());
+    EXPECT_EQ(Match->Entry.UpstreamSchema, "(Tensor(a!) x, float s) -> ()") << Requested;
+    EXPECT_EQ(Match->Entry.UpstreamSchemaAt.File, "reg.cpp");
+    EXPECT_EQ(Match->Entry.UpstreamSchemaAt.Line, 4u);
+  }
+}
+
+TEST_F(EntryResolverTest, APybindBindingHasNoUpstreamSchema) {
+  function("gelu_forward", "gelu.cu", 8);
+  registration("pybind", "gelu_ext", "gelu", "c:@F@gelu_forward", 8);
+  auto Match = resolve("gelu");
+  ASSERT_TRUE(bool(Match)) << llvm::toString(Match.takeError());
+  EXPECT_EQ(Match->Entry.UpstreamSchema, "");
 }
 
 TEST_F(EntryResolverTest, OpInAnotherNamespaceDoesNotMatch) {

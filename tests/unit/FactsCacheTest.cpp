@@ -85,7 +85,8 @@ protected:
     G.Line = 1;
     G.IsDefinition = true;
     Facts.Includes.push_back({Root + "/a.cpp", 1, "a.h", false, Root + "/a.h", false});
-    Facts.Registrations.push_back({"torch-op", "ops", "f", "c:@F@f#", Root + "/a.cpp", 2});
+    Facts.Registrations.push_back(
+        {"torch-op", "ops", "f", "(Tensor(a!) x) -> ()", "c:@F@f#", Root + "/a.cpp", 2});
     Facts.InputFiles = {Root + "/a.cpp", Root + "/a.h", Outside + "/toolkit.h"};
     return Facts;
   }

@@ -20,11 +20,14 @@ json verifyReport(const VerifyReport &V) {
   if (!V.Ran)
     return nullptr;
   json Out = {{"passed", V.passed()},
+              {"compiler", {{"name", V.Compiler}, {"path", V.CompilerPath}}},
               {"compiles", V.Compiles},
               {"links", V.Links},
               {"compile_failures", V.CompileFailures},
               {"undefined_symbols", V.UndefinedSymbols},
               {"linked_against", V.LinkedAgainst}};
+  if (!V.CompilerNote.empty())
+    Out["compiler"]["because"] = V.CompilerNote;
   if (V.MinimalityChecked)
     Out["unneeded_files"] = V.UnneededFiles;
   if (!V.ScratchDir.empty())
@@ -53,13 +56,18 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
     for (const EntryCaller &Caller : E.Callers)
       Callers.push_back(
           {{"name", Caller.Name}, {"file", Caller.Loc.File}, {"line", Caller.Loc.Line}});
-    Entries.push_back({{"requested", E.Requested},
-                       {"function", E.Function},
-                       {"via", E.Via},
-                       {"file", E.Loc.File},
-                       {"line", E.Loc.Line},
-                       {"registered_at", RegisteredAt},
-                       {"callers", Callers}});
+    Entries.push_back(
+        {{"requested", E.Requested},
+         {"function", E.Function},
+         {"via", E.Via},
+         {"file", E.Loc.File},
+         {"line", E.Loc.Line},
+         {"registered_at", RegisteredAt},
+         {"upstream_schema", E.UpstreamSchema.empty() ? json(nullptr)
+                                                      : json{{"schema", E.UpstreamSchema},
+                                                             {"file", E.UpstreamSchemaAt.File},
+                                                             {"line", E.UpstreamSchemaAt.Line}}},
+         {"callers", Callers}});
   }
   Doc["partial"] = R.isPartial();
   Doc["partial_reasons"] = R.PartialReasons;

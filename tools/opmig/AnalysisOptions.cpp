@@ -56,7 +56,8 @@ void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags) {
   Sub.add_option("--gpu-arch", O.GpuArch,
                  "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
   Sub.add_flag("--no-nvcc", Flags.NoNvcc,
-               "Clang's errors make the analysis partial even where nvcc compiles the TU");
+               "Clang alone: its errors make the analysis partial even where nvcc compiles the "
+               "TU, and --verify builds with Clang");
   Sub.add_flag("-q,--quiet", Flags.Quiet, "no progress or warnings on stderr");
 }
 

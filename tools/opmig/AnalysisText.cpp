@@ -68,7 +68,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
   if (R.Verify.Ran) {
     OS << "verify: " << (R.Verify.passed() ? "passed" : "FAILED")
        << " (compiles: " << (R.Verify.Compiles ? "yes" : "no")
-       << ", links: " << (R.Verify.Links ? "yes" : "no") << ")\n";
+       << ", links: " << (R.Verify.Links ? "yes" : "no") << "; built with " << R.Verify.Compiler
+       << (R.Verify.CompilerNote.empty() ? "" : " (" + R.Verify.CompilerNote + ")") << ")\n";
     for (const std::string &Failure : R.Verify.CompileFailures)
       OS << "  compile: " << Failure << "\n";
     for (const std::string &Symbol : R.Verify.UndefinedSymbols)

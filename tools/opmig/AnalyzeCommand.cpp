@@ -6,6 +6,7 @@
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
 #include "opmig/analyze/JsonText.h"
+#include "opmig/analyze/NvccCheck.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,7 +30,15 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
   if (!Result)
     return reportError(Result.takeError());
   if (Args.Verify || Args.VerifyMinimal) {
-    analyze::VerifyOptions Verify{Args.VerifyMinimal, Args.KeepScratch, Options.Jobs};
+    analyze::VerifyOptions Verify;
+    Verify.Minimal = Args.VerifyMinimal;
+    Verify.KeepScratch = Args.KeepScratch;
+    Verify.Jobs = Options.Jobs;
+    if (Options.JudgeWithNvcc)
+      Verify.Nvcc = analyze::findNvcc(Result->CudaPath);
+    Verify.ClangBecause = !Options.JudgeWithNvcc ? "--no-nvcc"
+                                                 : "no nvcc (neither <cuda-path>/bin/nvcc nor on "
+                                                   "PATH)";
     if (llvm::Error E = analyze::verifyClosure(*Result, Verify))
       return reportError(std::move(E));
   }
@@ -62,7 +71,8 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
       ->check(CLI::IsMember({"text", "json", "dot"}));
   Sub->add_option("-o,--output", Args->Output, "write the result here (default: stdout)");
   Sub->add_flag("--verify", Args->Verify,
-                "compile and link the closure alone in a scratch directory");
+                "compile (with nvcc, else Clang) and link the closure alone in a scratch "
+                "directory");
   Sub->add_flag("--verify-minimal", Args->VerifyMinimal,
                 "like --verify, then drop each file in turn and report unneeded ones");
   Sub->add_flag("--keep-scratch", Args->KeepScratch, "keep --verify's scratch directory");

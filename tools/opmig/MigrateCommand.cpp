@@ -182,6 +182,10 @@ CommandRunner registerMigrateCommand(CLI::App &App) {
                   "PREFIX: an upstream folder (relative to --source) whose files are placed as "
                   "if it were the closure's shared folder, repeatable; e.g. --flatten src/kernels")
       ->allow_extra_args(false);
+  Sub->add_option("--no-register", O.Unregistered,
+                  "ENTRY: port this --entry's closure without registering it as an op (a "
+                  "kernel-level function a wrapper of the target calls), repeatable")
+      ->allow_extra_args(false);
   Sub->add_option("--upstream-repo", O.UpstreamRepo,
                   "upstream repository recorded in the provenance (default: git remote origin)");
   Sub->add_option("--upstream-commit", O.UpstreamCommit,

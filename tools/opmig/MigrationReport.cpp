@@ -177,6 +177,7 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
           {"regenerated", R.Plan.Regenerated},
           {"third_party", ThirdParty},
           {"ops", Ops},
+          {"unregistered_entries", R.Plan.Unregistered},
           {"changes", Changes},
           {"issues", Issues},
           {"compile_check", compileCheckJson(Check)},
@@ -194,6 +195,8 @@ std::string renderMigrationText(const MigrationResult &R, const validate::Compil
      << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
   for (const std::string &Prefix : R.Plan.Flattened)
     OS << "flatten " << Prefix << "/ -> " << R.Plan.NativeDir << "/\n";
+  for (const std::string &Function : R.Plan.Unregistered)
+    OS << "port " << Function << " without an op (--no-register)\n";
   if (R.RecoveredInterrupted)
     OS << "note: rolled back an interrupted migration of this target first\n";
   else if (R.Interrupted)

@@ -36,7 +36,10 @@ public:
 
 private:
   llvm::Error makeScratch();
+  std::string buildsLike(const migrate::PlannedChange &Change) const;
   std::vector<std::string> flagsFor(const migrate::PlannedChange &Change) const;
+  NvccCheckRequest frontEnd(const std::string &MainFile, std::vector<std::string> Flags,
+                            const std::string &UpstreamTU) const;
   std::string mapIncludeDir(StringRef Dir) const;
   void compareWithUpstream(TUCompile &TU) const;
   static void blameSharedErrors(std::vector<TUCompile> &TUs);
@@ -93,17 +96,35 @@ std::string Checker::mapIncludeDir(StringRef Dir) const {
   return "";
 }
 
-std::vector<std::string> Checker::flagsFor(const migrate::PlannedChange &Change) const {
+/// The upstream TU whose flags `Change` is compiled with: its own; for
+/// glue, the entry's, beside which it is built; else any closure TU's.
+std::string Checker::buildsLike(const migrate::PlannedChange &Change) const {
   const auto &TUFlags = R.Analysis.TUFlags;
-  auto Upstream = TUFlags.find(Change.UpstreamPath);
-  // Glue is built beside the entry's TU, with its flags.
-  if (Upstream == TUFlags.end() && !R.Analysis.Entries.empty())
-    Upstream = TUFlags.find(R.Analysis.Entries.front().Loc.File);
-  if (Upstream == TUFlags.end())
-    Upstream = TUFlags.begin();
+  if (TUFlags.count(Change.UpstreamPath))
+    return Change.UpstreamPath;
+  if (!R.Analysis.Entries.empty() && TUFlags.count(R.Analysis.Entries.front().Loc.File))
+    return R.Analysis.Entries.front().Loc.File;
+  return TUFlags.empty() ? "" : TUFlags.begin()->first;
+}
+
+NvccCheckRequest Checker::frontEnd(const std::string &MainFile, std::vector<std::string> Flags,
+                                   const std::string &UpstreamTU) const {
+  auto NvccFlags = R.Analysis.TUNvccFlags.find(UpstreamTU);
+  return {Nvcc,
+          MainFile,
+          std::move(Flags),
+          NvccFlags != R.Analysis.TUNvccFlags.end() ? NvccFlags->second
+                                                    : R.Analysis.UpstreamNvccFlags,
+          R.Analysis.GpuArch,
+          analyze::NvccStage::FrontEnd,
+          ""};
+}
+
+std::vector<std::string> Checker::flagsFor(const migrate::PlannedChange &Change) const {
   std::vector<std::string> Flags = {"-I" + Scratch + "/" + R.Plan.IncludeRoot,
                                     "-I" + Options.TargetRoot + "/" + R.Plan.IncludeRoot};
-  if (Upstream == TUFlags.end())
+  auto Upstream = R.Analysis.TUFlags.find(buildsLike(Change));
+  if (Upstream == R.Analysis.TUFlags.end())
     return Flags;
   const std::vector<std::string> &From = Upstream->second;
   for (size_t I = 0; I < From.size(); ++I) {
@@ -145,9 +166,8 @@ void Checker::compareWithUpstream(TUCompile &TU) const {
   auto Flags = R.Analysis.TUFlags.find(TU.UpstreamPath);
   if (Flags == R.Analysis.TUFlags.end())
     return;
-  NvccCheckRequest Request{Nvcc, R.Analysis.SourceRoot + "/" + TU.UpstreamPath, Flags->second,
-                           R.Analysis.UpstreamNvccFlags, R.Analysis.GpuArch};
-  NvccVerdict Verdict = analyze::checkWithNvcc(Request);
+  NvccVerdict Verdict = analyze::checkWithNvcc(
+      frontEnd(R.Analysis.SourceRoot + "/" + TU.UpstreamPath, Flags->second, TU.UpstreamPath));
   TU.UpstreamCompiles = !Verdict.Ran || Verdict.Accepted;
   if (!Verdict.Errors.empty())
     TU.UpstreamFirstError =
@@ -209,9 +229,8 @@ CompileCheckReport Checker::run() {
         TUCompile &TU = Report.TUs[I];
         TU.Path = TUs[I]->Path;
         TU.UpstreamPath = TUs[I]->UpstreamPath;
-        NvccCheckRequest Request{Nvcc, Scratch + "/" + TU.Path, flagsFor(*TUs[I]),
-                                 R.Analysis.UpstreamNvccFlags, R.Analysis.GpuArch};
-        NvccVerdict Verdict = analyze::checkWithNvcc(Request);
+        NvccVerdict Verdict = analyze::checkWithNvcc(
+            frontEnd(Scratch + "/" + TU.Path, flagsFor(*TUs[I]), buildsLike(*TUs[I])));
         TU.Compiles = Verdict.Accepted;
         TU.Errors = std::move(Verdict.Errors);
         for (analyze::CompilerError &Error : TU.Errors)

@@ -516,6 +516,59 @@ TEST_F(OpSignatureTest, WrittenTensorsGetAliasSetsInParameterOrder) {
             "(Tensor(a!) a, Tensor(b!) b, Tensor x, Tensor(c!) c) -> ()");
 }
 
+/// `f` hands its tensors to a launcher defined elsewhere, so no write is
+/// visible: only the upstream's schema (`deriveWith`) can mark them.
+class UpstreamSchemaTest : public OpSignatureTest {
+protected:
+  OpSignature deriveWith(const std::string &UpstreamSchema) {
+    const char *Text =
+        "#include <torch/all.h>\n"
+        "#include <optional>\n"
+        "void launch(const at::Tensor &a, const at::Tensor &b);\n"
+        "void f(at::Tensor out, const at::Tensor &x, std::optional<at::Tensor> n) {\n"
+        "  launch(out, x);\n"
+        "}\n";
+    write("ops.cpp", Text);
+    SignatureRequest Request = request();
+    addEntry(Request, "ops.cpp", Text, "f");
+    Request.Entries.front().UpstreamSchema = UpstreamSchema;
+    Request.Entries.front().UpstreamSchemaAt = {"csrc/binding.cpp", 7};
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+    if (!Sigs) {
+      ADD_FAILURE() << llvm::toString(Sigs.takeError());
+      return {};
+    }
+    return Sigs->front();
+  }
+};
+
+TEST_F(UpstreamSchemaTest, WithoutOneNothingIsMarked) {
+  EXPECT_EQ(deriveWith("").Schema, "(Tensor out, Tensor x, Tensor? n) -> ()");
+}
+
+TEST_F(UpstreamSchemaTest, ItsAliasMarksAreTakenByName) {
+  OpSignature Sig = deriveWith("(Tensor x, Tensor(a!) out, Tensor? n, *, int k=1) -> ()");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor? n) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 3u);
+  EXPECT_EQ(Sig.Params[0].MutableBecause,
+            "the upstream schema (csrc/binding.cpp:7) marks it `Tensor(a!)`");
+  EXPECT_FALSE(Sig.Params[1].Mutable);
+}
+
+TEST_F(UpstreamSchemaTest, ItsAliasMarksAreTakenByPositionWhenNamesDiffer) {
+  OpSignature Sig = deriveWith("(Tensor(a!) y, Tensor input, Tensor(b!)? count) -> ()");
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor(b!)? n) -> ()");
+}
+
+TEST_F(UpstreamSchemaTest, AnotherArityAndOtherNamesMarkNothing) {
+  EXPECT_EQ(deriveWith("(Tensor(a!) y, Tensor input) -> ()").Schema,
+            "(Tensor out, Tensor x, Tensor? n) -> ()");
+}
+
+TEST_F(UpstreamSchemaTest, ASchemaThatDoesNotParseMarksNothing) {
+  EXPECT_EQ(deriveWith("(Tensor(a!)) -> ()").Schema, "(Tensor out, Tensor x, Tensor? n) -> ()");
+}
+
 TEST_F(OpSignatureTest, InPlaceMethodThroughAnOptional) {
   for (const char *Write : {"out->copy_(x);", "out.value().zero_();", "(*out).fill_(0.5);",
                             "if (out.has_value()) out->zero_();"}) {

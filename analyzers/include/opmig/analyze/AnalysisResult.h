@@ -149,11 +149,18 @@ struct ResolvedEntry {
   Location Loc;                       ///< The function's definition.
   std::vector<Location> RegisteredAt; ///< Registration calls binding it as an op.
   std::vector<EntryCaller> Callers;   ///< In the parsed TUs, by location.
+  /// The schema of the upstream's own `def` of the op bound to it
+  /// (`(Tensor(a!) out, Tensor x) -> ()`), and where; empty when it has none.
+  std::string UpstreamSchema;
+  Location UpstreamSchemaAt;
 };
 
 /// What `--verify` found by compiling the closure alone, in a scratch copy.
 struct VerifyReport {
   bool Ran = false;
+  /// `nvcc` or `clang`, the executable run, and why Clang built the closure
+  /// when it did (`--no-nvcc`, or no nvcc found).
+  std::string Compiler, CompilerPath, CompilerNote;
   bool Compiles = false;
   bool Links = false;
   /// `file: first error` per TU (and side) that failed to compile.
@@ -196,6 +203,9 @@ struct AnalysisResult {
   std::vector<std::string> InferredFrom;
   /// The upstream build's nvcc language flags (UpstreamBuildFlags::NvccFlags).
   std::vector<std::string> UpstreamNvccFlags;
+  /// nvcc language flags of each closure TU, by relative path: the compile
+  /// database's for its entry, else the upstream build's.
+  std::map<std::string, std::vector<std::string>> TUNvccFlags;
   /// The torch parsed against (and linked against by `--verify`).
   TorchInstall Torch;
   /// Clang flags (no side selection) of each closure TU, by relative path:

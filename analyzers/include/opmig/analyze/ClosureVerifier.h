@@ -2,11 +2,12 @@
 //
 // Copies the closure files alone into a scratch directory, as `migrate`
 // ports them (sibling definitions and the includes only they use left out),
-// compiles every copied TU there with the flags it was analysed with (host
-// objects, and a device compile for CUDA TUs), links the host objects into
-// one shared library, and reports tree symbols left undefined (torch, CUDA
-// and system symbols are expected to stay undefined) and entries it does not
-// define. With `Minimal`, it drops each file in turn and reports the ones
+// compiles every copied TU there with the flags it was analysed with (with
+// nvcc, as the upstream builds it: one object per TU, SASS for the analysed
+// arch; or with Clang: host objects, and a device compile for CUDA TUs),
+// links the objects into one shared library, and reports tree symbols left
+// undefined (torch, CUDA and system symbols are expected to stay undefined)
+// and entries it does not define. With `Minimal`, it drops each file in turn and reports the ones
 // whose absence changed nothing.
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +24,9 @@ namespace opmig::analyze {
 struct VerifyOptions {
   bool Minimal = false;
   bool KeepScratch = false;
-  unsigned Jobs = 0; ///< Parallel compiles; 0 means one per core.
+  unsigned Jobs = 0;        ///< Parallel compiles; 0 means one per core.
+  std::string Nvcc;         ///< The nvcc to build with; empty: Clang builds.
+  std::string ClangBecause; ///< Why Clang builds, for the report.
 };
 
 /// Fills `Result.Verify`. Fails only when the scratch copy cannot be made;

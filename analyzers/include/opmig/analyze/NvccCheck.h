@@ -6,7 +6,9 @@
 // with nvcc, so where Clang rejects a TU, nvcc is asked: a front-end pass
 // over host and device code (`-cuda`, PTX for one arch, `-Xcicc -O0`),
 // about a tenth of a real compile; for a C++ TU, the host compiler nvcc
-// drives, syntax only.
+// drives, syntax only. `--verify` asks for objects instead: a full compile
+// (SASS for the arch) of the closure, or host objects only (PTX at -O0) of
+// the TUs searched for a missing symbol.
 //
 //===----------------------------------------------------------------------===//
 
@@ -26,6 +28,13 @@ struct CompilerError {
   std::string Message;
 };
 
+/// How far nvcc goes.
+enum class NvccStage {
+  FrontEnd,   ///< Parse and check, no output.
+  HostObject, ///< A position-independent host object; device code only to PTX, at -O0.
+  Object,     ///< A position-independent object with SASS for the arch.
+};
+
 struct NvccCheckRequest {
   std::string Nvcc;     ///< Path of the nvcc to run.
   std::string MainFile; ///< Absolute path; so are the paths in `Flags`.
@@ -35,7 +44,9 @@ struct NvccCheckRequest {
   std::vector<std::string> Flags;
   /// nvcc-only language flags of the upstream build (`--expt-relaxed-constexpr`).
   std::vector<std::string> NvccFlags;
-  std::string GpuArch = "sm_90"; ///< Its PTX is generated, not assembled.
+  std::string GpuArch = "sm_90";
+  NvccStage Stage = NvccStage::FrontEnd;
+  std::string ObjectFile; ///< Where HostObject and Object write.
 };
 
 struct NvccVerdict {

@@ -63,7 +63,10 @@ struct RegistrationFact {
   std::string Via;       ///< `torch-op` or `pybind`.
   std::string Namespace; ///< Torch library namespace or pybind module name.
   std::string OpName;    ///< Without schema or namespace.
-  std::string Function;  ///< USR of the bound function; empty for a bare def.
+  /// A torch `def`'s schema after the name, `(Tensor(a!) out, Tensor x) -> ()`;
+  /// empty for a bare name, an `impl` and pybind.
+  std::string Schema;
+  std::string Function; ///< USR of the bound function; empty for a bare def.
   std::string File;
   unsigned Line = 0;
 };

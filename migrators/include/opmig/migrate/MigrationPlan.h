@@ -38,6 +38,8 @@ struct PlanOptions {
   std::vector<NamespaceRename> ExplicitRenames;
   /// `--flatten` prefixes, as parseFlattenPrefix returns them.
   std::vector<std::string> Flatten;
+  /// `--no-register` entries, as given with `--entry`: ported, no op.
+  std::vector<std::string> Unregistered;
 };
 
 struct PlannedOp {
@@ -73,6 +75,9 @@ struct MigrationPlan {
   std::vector<std::string> Regenerated;       ///< Registration files not copied.
   std::vector<NamespaceRename> Renames;
   std::string WrapGlobalInto;
+  /// Entries ported without an op (`--no-register`): kernel-level code a
+  /// torch-facing wrapper of the target calls. Upstream qualified names.
+  std::vector<std::string> Unregistered;
   std::vector<PlannedOp> Ops; ///< One per entry, in entry order.
 };
 

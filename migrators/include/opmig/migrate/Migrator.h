@@ -44,6 +44,9 @@ struct MigrateOptions {
   /// to its root): their files are placed as if each were the closure's
   /// shared folder (FileLayout.h). Checked before the analysis.
   std::vector<std::string> Flatten;
+  /// `--no-register`: entries (as given with `--entry`) whose closure is
+  /// ported but that get no op, schema or binding.
+  std::vector<std::string> Unregistered;
   std::string UpstreamRepo;   ///< Overrides what git says.
   std::string UpstreamCommit; ///< Overrides what git says.
   bool AllowPartial = false;  ///< Port even when parses had errors.
