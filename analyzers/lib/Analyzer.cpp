@@ -632,16 +632,6 @@ llvm::Error checkToolchainOptions(const AnalyzeOptions &Options) {
 
 } // namespace
 
-/// `sm_90`, `sm_90a`, `sm_100f`: what Clang's --cuda-gpu-arch accepts for
-/// NVIDIA GPUs. Anything else would only make every device parse fail.
-static bool isCudaArch(llvm::StringRef Arch) {
-  if (!Arch.consume_front("sm_"))
-    return false;
-  if (!Arch.consume_back("a"))
-    Arch.consume_back("f");
-  return Arch.size() >= 2 && llvm::all_of(Arch, [](char C) { return llvm::isDigit(C); });
-}
-
 static llvm::Error checkEntryOptions(const AnalyzeOptions &Options) {
   for (const std::string &Entry : Options.Entries)
     if (llvm::StringRef(Entry).trim().ltrim(':').empty())

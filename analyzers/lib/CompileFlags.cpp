@@ -18,6 +18,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Allocator.h"
@@ -482,6 +483,21 @@ std::vector<std::string> findSourceIncludeDirs(StringRef Root) {
 }
 
 } // namespace
+
+bool isNvccLanguageFlag(llvm::StringRef Flag) {
+  if (!Flag.starts_with("-"))
+    return false;
+  const NvccOption *Option = findNvccOption(Flag.ltrim('-'));
+  return Option && Option->Action == NvccAction::NvccLanguage;
+}
+
+bool isCudaArch(llvm::StringRef Arch) {
+  if (!Arch.consume_front("sm_"))
+    return false;
+  if (!Arch.consume_back("a"))
+    Arch.consume_back("f");
+  return Arch.size() >= 2 && llvm::all_of(Arch, [](char C) { return llvm::isDigit(C); });
+}
 
 TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv,
                                 const std::string &Directory) {

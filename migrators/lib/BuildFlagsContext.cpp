@@ -125,4 +125,21 @@ json buildFlagsContext(const analyze::AnalysisResult &Analysis, const MigrationP
           {"third_party_headers", Headers}};
 }
 
+BuildRecord buildRecord(const analyze::AnalysisResult &Analysis, const MigrationPlan &Plan,
+                        const std::vector<ThirdPartyDependency> &ThirdParty) {
+  BuildRecord B;
+  B.CxxStandard = closureCxxStandard(Analysis.TUFlags);
+  B.Defines = closureDefines(Analysis);
+  // A relative-to-file profile has no include root: its glue passes none.
+  if (!Plan.IncludeRoot.empty())
+    B.IncludeDirs.push_back(Plan.IncludeRoot);
+  for (const ThirdPartyDependency &Party : ThirdParty)
+    for (const std::string &Dir : Party.IncludeDirs)
+      if (!llvm::is_contained(B.IncludeDirs, Dir))
+        B.IncludeDirs.push_back(Dir);
+  B.NvccFlags = Analysis.UpstreamNvccFlags;
+  B.GpuArch = Analysis.GpuArch;
+  return B;
+}
+
 } // namespace opmig::migrate

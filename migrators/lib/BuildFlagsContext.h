@@ -12,6 +12,7 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/AnalysisResult.h"
+#include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/MigrationPlan.h"
 
 #include <map>
@@ -34,6 +35,12 @@ std::vector<ThirdPartyDependency> thirdPartyDependencies(const analyze::Analysis
 /// the native dir) and `third_party_headers` (docs/profiles.md).
 nlohmann::json buildFlagsContext(const analyze::AnalysisResult &Analysis, const MigrationPlan &Plan,
                                  const std::vector<ThirdPartyDependency> &ThirdParty);
+
+/// The same flags as the manifest records them for `opmig review`: the
+/// standard, defines and nvcc flags, the include root and the third-party
+/// include dirs (target-relative), and the device side the analysis parsed.
+BuildRecord buildRecord(const analyze::AnalysisResult &Analysis, const MigrationPlan &Plan,
+                        const std::vector<ThirdPartyDependency> &ThirdParty);
 
 } // namespace opmig::migrate
 

@@ -2,6 +2,7 @@
 
 #include "RelativePaths.h"
 #include "nlohmann/json.hpp"
+#include "opmig/analyze/CompileFlags.h"
 #include "opmig/analyze/Errors.h"
 #include "opmig/analyze/JsonText.h"
 
@@ -44,6 +45,14 @@ static json toJson(const GeneratedFileRecord &G) {
   return J;
 }
 
+static json toJson(const BuildRecord &B) {
+  return {{"cxx_standard", B.CxxStandard},
+          {"defines", B.Defines},
+          {"include_dirs", B.IncludeDirs},
+          {"nvcc_flags", B.NvccFlags},
+          {"gpu_arch", B.GpuArch}};
+}
+
 template <typename T> static json arrayOf(const std::vector<T> &Items) {
   json A = json::array();
   for (const T &Item : Items)
@@ -58,6 +67,7 @@ std::string serializeManifest(const Manifest &M) {
   json J = {{"schema", ManifestSchemaVersion},
             {"tool", {{"name", "opmig"}, {"version", M.ToolVersion}}},
             {"profile", M.Profile},
+            {"spec", M.Spec},
             {"domain", M.Domain},
             {"upstream", toJson(M.Upstream)},
             {"entries", M.Entries},
@@ -66,13 +76,25 @@ std::string serializeManifest(const Manifest &M) {
             {"wrap_global_namespace_into", M.WrapGlobalInto},
             {"files", arrayOf(M.Files)},
             {"generated", arrayOf(M.Generated)}};
+  if (M.Build)
+    J["build"] = toJson(*M.Build);
   return dumpJson(J, 2) + "\n";
 }
 
+static BuildRecord buildFromJson(const json &B) {
+  return {B.at("cxx_standard").get<unsigned>(), B.at("defines").get<std::vector<std::string>>(),
+          B.at("include_dirs").get<std::vector<std::string>>(),
+          B.at("nvcc_flags").get<std::vector<std::string>>(), B.at("gpu_arch").get<std::string>()};
+}
+
+// `spec` and `build` are optional: manifests of older opmig versions lack
+// them, and a review then says what it cannot judge.
 static Manifest fromJson(const json &J) {
   Manifest M;
   M.ToolVersion = J.at("tool").at("version").get<std::string>();
   M.Profile = J.at("profile").get<std::string>();
+  if (J.contains("spec"))
+    M.Spec = J.at("spec").get<std::string>();
   M.Domain = J.at("domain").get<std::string>();
   const json &U = J.at("upstream");
   M.Upstream = {U.at("repo").get<std::string>(), U.at("commit").get<std::string>(),
@@ -96,6 +118,8 @@ static Manifest fromJson(const json &J) {
       Record.Sha256 = G.at("sha256").get<std::string>();
     M.Generated.push_back(std::move(Record));
   }
+  if (J.contains("build"))
+    M.Build = buildFromJson(J.at("build"));
   return M;
 }
 
@@ -121,6 +145,34 @@ static llvm::Error checkManifestPaths(const Manifest &M, llvm::StringRef Origin)
   for (const GeneratedFileRecord &G : M.Generated)
     if (llvm::Error E = Check(G.TargetPath, "target_path"))
       return E;
+  if (M.Build)
+    for (const std::string &Dir : M.Build->IncludeDirs)
+      if (llvm::Error E = Check(Dir, "build.include_dirs"))
+        return E;
+  return llvm::Error::success();
+}
+
+/// The build record becomes an nvcc command line in `opmig review`: a
+/// manifest edited to say `-ccbin=/tmp/x` or `-o /etc/x` would run or write
+/// what it names. Only what migrate records passes: defines of a macro name,
+/// nvcc's language flags, an NVIDIA architecture.
+static llvm::Error checkBuildRecord(const BuildRecord &B, llvm::StringRef Origin) {
+  auto Bad = [&](const char *Key, llvm::StringRef Value, const char *Expected) {
+    return inputError(Origin.str(), ": build.", Key, " '", Value.split('\0').first.str(),
+                      "' is not ", Expected, "; restore the manifest from version control");
+  };
+  for (llvm::StringRef Define : B.Defines) {
+    llvm::StringRef Name = Define.drop_front(2);
+    if (!(Define.starts_with("-D") || Define.starts_with("-U")) || Name.empty() ||
+        !(llvm::isAlpha(Name.front()) || Name.front() == '_') || Define.contains('\0'))
+      return Bad("defines", Define, "a -DNAME[=VALUE] or -UNAME");
+  }
+  for (llvm::StringRef Flag : B.NvccFlags)
+    if (!analyze::isNvccLanguageFlag(Flag))
+      return Bad("nvcc_flags", Flag,
+                 "one of nvcc's language flags (--expt-relaxed-constexpr, ...)");
+  if (!B.GpuArch.empty() && !analyze::isCudaArch(B.GpuArch))
+    return Bad("gpu_arch", B.GpuArch, "an NVIDIA architecture such as sm_90");
   return llvm::Error::success();
 }
 
@@ -138,6 +190,9 @@ llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Ori
     Manifest M = fromJson(J);
     if (llvm::Error E = checkManifestPaths(M, Origin))
       return E;
+    if (M.Build)
+      if (llvm::Error E = checkBuildRecord(*M.Build, Origin))
+        return E;
     return M;
   } catch (const json::exception &E) {
     return inputError(Origin.str(), ": malformed manifest (", E.what(),

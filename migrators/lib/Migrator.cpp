@@ -500,6 +500,7 @@ void Pipeline::addManifest() {
   Manifest &M = R.NewManifest;
   M.ToolVersion = Options.ToolVersion;
   M.Profile = P.Name;
+  M.Spec = P.Spec;
   M.Domain = R.Plan.Domain;
   M.Entries = Options.Analysis.Entries;
   for (size_t I = 0; I < R.Ops.size(); ++I)
@@ -507,6 +508,7 @@ void Pipeline::addManifest() {
                      R.Plan.Ops[I].UpstreamFunction, R.Ops[I].Schema, R.Ops[I].FakeDerived});
   M.Renames = R.Plan.Renames;
   M.WrapGlobalInto = R.Plan.WrapGlobalInto;
+  M.Build = buildRecord(R.Analysis, R.Plan, R.ThirdParty);
   auto ByTarget = [](const auto &A, const auto &B) { return A.TargetPath < B.TargetPath; };
   std::sort(M.Files.begin(), M.Files.end(), ByTarget);
   std::sort(M.Generated.begin(), M.Generated.end(), ByTarget);

@@ -116,13 +116,13 @@ public:
     Where Top;
     if (!Root.is_object())
       return problem(Top, "a profile is a JSON object");
-    if (llvm::Error E =
-            checkKeys(Root, Top,
-                      {"schema", "name", "description", "native_dir", "namespace", "op_namespace",
-                       "extension", "includes", "wrap_global_namespace", "provenance_comment",
-                       "third_party_dir", "required_target_files", "files", "edits"},
-                      {"schema", "name", "native_dir", "namespace", "op_namespace", "includes",
-                       "provenance_comment"}))
+    if (llvm::Error E = checkKeys(Root, Top,
+                                  {"schema", "name", "spec", "description", "native_dir",
+                                   "namespace", "op_namespace", "extension", "includes",
+                                   "wrap_global_namespace", "provenance_comment", "third_party_dir",
+                                   "required_target_files", "files", "edits"},
+                                  {"schema", "name", "native_dir", "namespace", "op_namespace",
+                                   "includes", "provenance_comment"}))
       return E;
     Profile P;
     P.Folder = Folder;
@@ -133,6 +133,8 @@ public:
       return problem(Top.member("schema"), llvm::Twine("unsupported schema '") + Schema +
                                                "' (expected '" + SchemaId.str() + "')");
     if (llvm::Error E = readScalars(Root, Top, P))
+      return E;
+    if (llvm::Error E = readSpec(Root, Top, P))
       return E;
     if (llvm::Error E = readIncludes(Root, Top, P))
       return E;
@@ -261,6 +263,23 @@ private:
     if (llvm::Error E = getString(Root, Top, "description", P.Description))
       return E;
     return getBool(Root, Top, "wrap_global_namespace", P.WrapGlobalNamespace);
+  }
+
+  /// `spec` is required: a profile copied under another name must keep
+  /// the validation layers its convention requires, so a review never
+  /// guesses them from the name.
+  llvm::Error readSpec(const json &Root, const Where &Top, Profile &P) const {
+    if (!Root.contains("spec"))
+      return problem(Top, "missing key 'spec': add the spec convention the profile follows, "
+                          "e.g. \"spec\": \"cache-dit\" (the specs are listed under `specs:` "
+                          "in rules/review/validation-layers.yaml); it decides which validation "
+                          "layers opmig review requires");
+    if (llvm::Error E = getString(Root, Top, "spec", P.Spec))
+      return E;
+    if (!isKebabCase(P.Spec))
+      return problem(Top.member("spec"),
+                     llvm::Twine("'spec': '") + P.Spec + "' must be kebab-case (a-z, 0-9, '-')");
+    return llvm::Error::success();
   }
 
   llvm::Error readIncludes(const json &Root, const Where &Top, Profile &P) const {

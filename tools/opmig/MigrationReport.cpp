@@ -165,6 +165,7 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
           {"outcome", toString(Outcome)},
           {"forced", Forced},
           {"profile", M.Profile},
+          {"spec", M.Spec},
           {"domain", R.Plan.Domain},
           {"native_dir", R.Plan.NativeDir},
           {"include_root", R.Plan.IncludeRoot},
@@ -191,8 +192,11 @@ std::string renderMigrationText(const MigrationResult &R, const validate::Compil
   llvm::raw_string_ostream OS(Out);
   const migrate::UpstreamInfo &Up = R.NewManifest.Upstream;
   OS << "migrate " << R.Plan.Ops.size() << " op" << (R.Plan.Ops.size() == 1 ? "" : "s") << " into "
-     << R.Plan.NativeDir << " (profile " << R.NewManifest.Profile << ") from " << Up.Repo << " at "
-     << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
+     << R.Plan.NativeDir << " (profile "
+     << R.NewManifest.Profile
+     // A copied profile is named apart from the spec whose layers review requires.
+     << (R.NewManifest.Spec == R.NewManifest.Profile ? "" : ", spec " + R.NewManifest.Spec)
+     << ") from " << Up.Repo << " at " << Up.Commit << (Up.Dirty ? " (dirty)" : "") << "\n";
   for (const std::string &Prefix : R.Plan.Flattened)
     OS << "flatten " << Prefix << "/ -> " << R.Plan.NativeDir << "/\n";
   for (const std::string &Function : R.Plan.Unregistered)

@@ -1,5 +1,7 @@
 #include "opmig/migrate/Manifest.h"
 
+#include "nlohmann/json.hpp"
+
 #include <gtest/gtest.h>
 
 namespace opmig::migrate {
@@ -9,6 +11,7 @@ Manifest sampleManifest() {
   Manifest M;
   M.ToolVersion = "0.1.0";
   M.Profile = "cache-dit";
+  M.Spec = "cache-dit";
   M.Domain = "attn";
   M.Upstream = {"https://example.com/up.git", "0123abcd", true, "samples/upstream/"};
   M.Entries = {"merge_attn_states"};
@@ -20,6 +23,11 @@ Manifest sampleManifest() {
   M.Generated = {
       {"csrc/kernels/attn/attn.cpp", "33", {}},
       {"src/cache_dit/kernels/__init__.py", "", {{"init-all", "44"}, {"init-reexport", "55"}}}};
+  M.Build = BuildRecord{20,
+                        {"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__"},
+                        {"csrc/kernels", "csrc/third_party/spdlog/include"},
+                        {"--expt-relaxed-constexpr"},
+                        "sm_90a"};
   return M;
 }
 
@@ -36,6 +44,54 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(Parsed->Generated[1].Blocks.at("init-reexport"), "55");
   EXPECT_EQ(Parsed->Renames[1].To, "svdq");
   EXPECT_EQ(Parsed->Files[0].MigratedSha256, "22");
+  EXPECT_EQ(Parsed->Spec, "cache-dit");
+  ASSERT_TRUE(Parsed->Build.has_value());
+  EXPECT_EQ(Parsed->Build->CxxStandard, 20u);
+  EXPECT_EQ(Parsed->Build->IncludeDirs[1], "csrc/third_party/spdlog/include");
+  EXPECT_EQ(Parsed->Build->NvccFlags, std::vector<std::string>{"--expt-relaxed-constexpr"});
+  EXPECT_EQ(Parsed->Build->GpuArch, "sm_90a");
+}
+
+// Manifests of older opmig versions have neither: a review then says what it
+// cannot judge instead of refusing them.
+TEST(ManifestTest, SpecAndBuildAreOptionalOnRead) {
+  Manifest M = sampleManifest();
+  M.Spec.clear();
+  M.Build.reset();
+  nlohmann::json J = nlohmann::json::parse(serializeManifest(M));
+  J.erase("spec");
+  ASSERT_FALSE(J.contains("build"));
+  llvm::Expected<Manifest> Parsed = parseManifest(J.dump(), "m.json");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  EXPECT_EQ(Parsed->Spec, "");
+  EXPECT_FALSE(Parsed->Build.has_value());
+}
+
+// The build record becomes an nvcc command line in a review: what migrate
+// never records is refused, naming the manifest.
+TEST(ManifestTest, RejectsBuildFlagsThatAreNoLanguageFlags) {
+  struct Case {
+    const char *Key;
+    nlohmann::json Value;
+    const char *Message;
+  };
+  const Case Cases[] = {
+      {"nvcc_flags", {"-ccbin=/tmp/evil"}, "build.nvcc_flags '-ccbin=/tmp/evil' is not one of"},
+      {"nvcc_flags", {"-o"}, "build.nvcc_flags '-o' is not one of"},
+      {"defines", {"-o/etc/x"}, "build.defines '-o/etc/x' is not a -DNAME[=VALUE] or -UNAME"},
+      {"defines", {"-D"}, "build.defines '-D' is not"},
+      {"gpu_arch", "sm_90 -ccbin=x", "build.gpu_arch 'sm_90 -ccbin=x' is not an NVIDIA"},
+      {"include_dirs", {"../../etc"}, "build.include_dirs '../../etc' is not a relative path"},
+      {"include_dirs", {"/usr/include"}, "build.include_dirs '/usr/include' is not a relative"},
+  };
+  for (const Case &C : Cases) {
+    nlohmann::json J = nlohmann::json::parse(serializeManifest(sampleManifest()));
+    J["build"][C.Key] = C.Value;
+    llvm::Expected<Manifest> M = parseManifest(J.dump(), "dir/m.json");
+    ASSERT_FALSE(bool(M)) << C.Key;
+    std::string Message = llvm::toString(M.takeError());
+    EXPECT_NE(Message.find(std::string("dir/m.json: ") + C.Message), std::string::npos) << Message;
+  }
 }
 
 TEST(ManifestTest, SerializationIsDeterministicAndEndsInNewline) {

@@ -22,7 +22,7 @@ namespace {
 /// A valid profile; line numbers matter to the error tests.
 const std::string ValidProfile = R"({
   "schema": "opmig.profile/1",
-  "name": "mini",
+  "name": "mini", "spec": "cache-dit",
   "description": "a test profile",
   "native_dir": "csrc/{{domain}}",
   "namespace": "mini::{{domain}}",
@@ -99,6 +99,7 @@ TEST_F(ProfileTest, LoadsEveryField) {
   llvm::Expected<Profile> P = loadProfile("mini", Builtins);
   ASSERT_TRUE(bool(P)) << llvm::toString(P.takeError());
   EXPECT_EQ(P->Name, "mini");
+  EXPECT_EQ(P->Spec, "cache-dit");
   EXPECT_EQ(P->Description, "a test profile");
   EXPECT_EQ(P->Folder, Builtins + "/mini");
   EXPECT_EQ(P->NativeDir, "csrc/{{domain}}");
@@ -128,7 +129,8 @@ TEST_F(ProfileTest, LoadsEveryField) {
 }
 
 TEST_F(ProfileTest, OptionalKeysTakeTheirDefaults) {
-  writeProfile("mini", R"({"schema": "opmig.profile/1", "name": "mini", "native_dir": "n",
+  writeProfile("mini",
+               R"({"schema": "opmig.profile/1", "name": "mini", "spec": "s", "native_dir": "n",
     "namespace": "ns", "op_namespace": "ops", "includes": {"style": "relative-to-file"},
     "provenance_comment": "// x"})");
   llvm::Expected<Profile> P = loadProfile("mini", Builtins);
@@ -182,7 +184,7 @@ TEST_F(ProfileTest, TopLevelMustBeAnObject) {
 TEST_F(ProfileTest, UnknownTopLevelKey) {
   writeVariant(R"("description": "a test profile",)", R"("descripton": "a test profile",)");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":4: unknown key 'descripton' (known keys: schema, name, "
+                             ":4: unknown key 'descripton' (known keys: schema, name, spec, "
                              "description, native_dir, namespace, op_namespace, extension, "
                              "includes, wrap_global_namespace, provenance_comment, "
                              "third_party_dir, required_target_files, files, edits)");
@@ -198,6 +200,25 @@ TEST_F(ProfileTest, UnknownKeyInAnEdit) {
 TEST_F(ProfileTest, MissingRequiredKey) {
   writeVariant(R"("namespace": "mini::{{domain}}",)", "");
   EXPECT_EQ(loadError(), profileFile() + ":1: missing key 'namespace'");
+}
+
+// A profile without a spec cannot make review's layers optional: it does not
+// load, and the message says what to add.
+TEST_F(ProfileTest, MissingSpecSaysWhatToAdd) {
+  writeVariant(R"( "spec": "cache-dit",)", "");
+  EXPECT_EQ(loadError(), profileFile() +
+                             ":1: missing key 'spec': add the spec convention the profile "
+                             "follows, e.g. \"spec\": \"cache-dit\" (the specs are listed under "
+                             "`specs:` in rules/review/validation-layers.yaml); it decides which "
+                             "validation layers opmig review requires");
+}
+
+TEST_F(ProfileTest, SpecMustBeKebabCase) {
+  writeVariant(R"("spec": "cache-dit")", R"("spec": "Cache DiT")");
+  EXPECT_EQ(loadError(),
+            profileFile() + ":3: 'spec': 'Cache DiT' must be kebab-case (a-z, 0-9, '-')");
+  writeVariant(R"("spec": "cache-dit")", R"("spec": 1)");
+  EXPECT_EQ(loadError(), profileFile() + ":3: 'spec' must be a string");
 }
 
 TEST_F(ProfileTest, MissingKeyInAFileEntry) {

@@ -46,6 +46,15 @@ struct TUFlags {
 /// `-o` and dependency-file flags.
 TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv, const std::string &Directory);
 
+/// Whether `Flag` (`--expt-relaxed-constexpr`) is one of the nvcc-only
+/// flags that change what nvcc accepts, the only ones TUFlags::NvccFlags
+/// and a manifest's build record hold.
+bool isNvccLanguageFlag(llvm::StringRef Flag);
+
+/// `sm_90`, `sm_90a`, `sm_100f`: what Clang's --cuda-gpu-arch accepts for
+/// NVIDIA GPUs. Anything else would only make every device parse fail.
+bool isCudaArch(llvm::StringRef Arch);
+
 /// A compile database loaded from `<BuildDir>/compile_commands.json`, keyed by
 /// absolute, normalized source path.
 struct CompileDatabase {

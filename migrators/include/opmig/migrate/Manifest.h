@@ -1,12 +1,14 @@
 //===- Manifest.h - What a migration wrote, and from where ------*- C++ -*-===//
 //
 // `opmig-manifest.json` sits in the domain's native directory. It names the
-// upstream repository, commit and dirty flag, the tool version and profile,
-// the entries and ops, every migrated file with the sha256 of its upstream
-// and migrated text, the namespace renames and every generated file or
-// block. With it a re-run knows what it wrote before: unchanged files are not
-// rewritten, files edited by hand since are not overwritten without
-// `--force`, and a reviewer can diff against upstream later.
+// upstream repository, commit and dirty flag, the tool version, profile and
+// the spec convention the profile follows, the entries and ops, every
+// migrated file with the sha256 of its upstream and migrated text, the
+// namespace renames, every generated file or block, and the flags the
+// generated build glue compiles with. With it a re-run knows what it wrote
+// before: unchanged files are not rewritten, files edited by hand since are
+// not overwritten without `--force`, and a reviewer can diff against
+// upstream, judge the tests by the spec and compile the domain later.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +21,7 @@
 #include "llvm/Support/Error.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -59,9 +62,26 @@ struct GeneratedFileRecord {
   std::map<std::string, std::string> Blocks;
 };
 
+/// What the generated build glue (setup.py, CMake, a JIT load) compiles the
+/// domain with, so that `opmig review` can compile the tree as it is on disk
+/// without the profile or the upstream. Absolute include dirs of the
+/// upstream's machine (torch, Python, system) are not recorded: the review
+/// finds torch itself.
+struct BuildRecord {
+  unsigned CxxStandard = 17;
+  std::vector<std::string> Defines;     ///< `-DNAME[=VALUE]`, `-UNAME`.
+  std::vector<std::string> IncludeDirs; ///< Relative to the target root.
+  std::vector<std::string> NvccFlags;   ///< nvcc-only language flags.
+  std::string GpuArch;                  ///< The device side the migration checked.
+};
+
 struct Manifest {
   std::string ToolVersion;
   std::string Profile;
+  /// The spec convention the profile follows (`cache-dit`); it decides which
+  /// validation layers a review requires. Empty in manifests of older
+  /// opmig versions.
+  std::string Spec;
   std::string Domain;
   UpstreamInfo Upstream;
   std::vector<std::string> Entries; ///< As requested.
@@ -70,6 +90,8 @@ struct Manifest {
   std::string WrapGlobalInto;
   std::vector<MigratedFileRecord> Files;
   std::vector<GeneratedFileRecord> Generated;
+  /// Absent in manifests of older opmig versions.
+  std::optional<BuildRecord> Build;
 };
 
 /// The manifest as pretty-printed JSON, ending in a newline. Deterministic:

@@ -58,6 +58,10 @@ struct RequiredFile {
 
 struct Profile {
   std::string Name;
+  /// The spec convention the profile follows (`cache-dit`, `veomni`,
+  /// `generic`): recorded in the manifest, it decides which validation
+  /// layers `opmig review` requires, whatever the profile is named.
+  std::string Spec;
   std::string Description;
   std::string Folder;      ///< Absolute folder of profile.json; templates are relative to it.
   std::string NativeDir;   ///< Template, e.g. `csrc/kernels/{{domain}}`.
