@@ -1,13 +1,12 @@
 #include "opmig/validate/CompileCheck.h"
 
 #include "opmig/analyze/SourceTree.h"
+#include "opmig/validate/TreeCompile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace opmig::validate {
@@ -41,9 +40,8 @@ private:
   NvccCheckRequest frontEnd(const std::string &MainFile, std::vector<std::string> Flags,
                             const std::string &UpstreamTU) const;
   std::string mapIncludeDir(StringRef Dir) const;
-  void compareWithUpstream(TUCompile &TU) const;
+  void compareWithUpstream(std::vector<TUCompile> &TUs) const;
   static void blameSharedErrors(std::vector<TUCompile> &TUs);
-  std::string targetRelative(StringRef Path) const;
 
   const migrate::MigrationResult &R;
   const CompileCheckOptions &Options;
@@ -146,32 +144,36 @@ std::vector<std::string> Checker::flagsFor(const migrate::PlannedChange &Change)
   return Flags;
 }
 
-std::string Checker::targetRelative(StringRef Path) const {
-  if (isBelow(Path, Scratch))
-    return Path.drop_front(Scratch.size() + 1).str();
-  return Path.str();
-}
-
-/// Upstream's verdict on the TU a failing one was ported from: the
-/// analysis' when nvcc judged it there, else a compile now.
-void Checker::compareWithUpstream(TUCompile &TU) const {
-  if (TU.UpstreamPath.empty())
-    return;
-  for (const analyze::NvccJudgement &Judged : R.Analysis.NvccJudged)
-    if (Judged.TU == TU.UpstreamPath && Judged.Judged) {
-      TU.UpstreamCompiles = Judged.Accepted;
-      TU.UpstreamFirstError = Judged.FirstError;
-      return;
+/// Upstream's verdicts on the TUs failing ones were ported from: the
+/// analysis' where nvcc judged it there, else a compile now (in parallel).
+void Checker::compareWithUpstream(std::vector<TUCompile> &TUs) const {
+  std::vector<TUCompile *> Unjudged;
+  std::vector<NvccCheckRequest> Requests;
+  for (TUCompile &TU : TUs) {
+    if (TU.Compiles || TU.UpstreamPath.empty())
+      continue;
+    auto Judged = llvm::find_if(R.Analysis.NvccJudged,
+                                [&](const auto &J) { return J.TU == TU.UpstreamPath && J.Judged; });
+    if (Judged != R.Analysis.NvccJudged.end()) {
+      TU.UpstreamCompiles = Judged->Accepted;
+      TU.UpstreamFirstError = Judged->FirstError;
+      continue;
     }
-  auto Flags = R.Analysis.TUFlags.find(TU.UpstreamPath);
-  if (Flags == R.Analysis.TUFlags.end())
-    return;
-  NvccVerdict Verdict = analyze::checkWithNvcc(
-      frontEnd(R.Analysis.SourceRoot + "/" + TU.UpstreamPath, Flags->second, TU.UpstreamPath));
-  TU.UpstreamCompiles = !Verdict.Ran || Verdict.Accepted;
-  if (!Verdict.Errors.empty())
-    TU.UpstreamFirstError =
-        std::to_string(Verdict.Errors.front().Line) + ": " + Verdict.Errors.front().Message;
+    auto Flags = R.Analysis.TUFlags.find(TU.UpstreamPath);
+    if (Flags == R.Analysis.TUFlags.end())
+      continue;
+    Unjudged.push_back(&TU);
+    Requests.push_back(
+        frontEnd(R.Analysis.SourceRoot + "/" + TU.UpstreamPath, Flags->second, TU.UpstreamPath));
+  }
+  std::vector<NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Options.Jobs);
+  for (size_t I = 0; I < Unjudged.size(); ++I) {
+    TUCompile &TU = *Unjudged[I];
+    TU.UpstreamCompiles = !Verdicts[I].Ran || Verdicts[I].Accepted;
+    if (!Verdicts[I].Errors.empty())
+      TU.UpstreamFirstError = std::to_string(Verdicts[I].Errors.front().Line) + ": " +
+                              Verdicts[I].Errors.front().Message;
+  }
 }
 
 /// Generated glue has no upstream TU of its own; when it fails on the very
@@ -221,26 +223,21 @@ CompileCheckReport Checker::run() {
   Report.Ran = true;
   Report.Nvcc = Nvcc;
   Report.GpuArch = R.Analysis.GpuArch;
-  Report.TUs.resize(TUs.size());
-  {
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
-    for (size_t I = 0; I < TUs.size(); ++I)
-      Pool.async([&, I] {
-        TUCompile &TU = Report.TUs[I];
-        TU.Path = TUs[I]->Path;
-        TU.UpstreamPath = TUs[I]->UpstreamPath;
-        NvccVerdict Verdict = analyze::checkWithNvcc(
-            frontEnd(Scratch + "/" + TU.Path, flagsFor(*TUs[I]), buildsLike(*TUs[I])));
-        TU.Compiles = Verdict.Accepted;
-        TU.Errors = std::move(Verdict.Errors);
-        for (analyze::CompilerError &Error : TU.Errors)
-          Error.File = targetRelative(Error.File);
-        if (!Verdict.Ran || (!Verdict.Accepted && TU.Errors.empty()))
-          TU.Errors.push_back({TU.Path, 0, Verdict.Problem});
-        if (!TU.Compiles)
-          compareWithUpstream(TU);
-      });
+  std::vector<NvccCheckRequest> Requests;
+  for (const migrate::PlannedChange *Change : TUs)
+    Requests.push_back(
+        frontEnd(Scratch + "/" + Change->Path, flagsFor(*Change), buildsLike(*Change)));
+  std::vector<NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Options.Jobs);
+  for (size_t I = 0; I < TUs.size(); ++I) {
+    CompiledTU Compiled = toCompiledTU(TUs[I]->Path, std::move(Verdicts[I]), Scratch);
+    TUCompile TU;
+    TU.Path = std::move(Compiled.Path);
+    TU.UpstreamPath = TUs[I]->UpstreamPath;
+    TU.Compiles = Compiled.Compiles;
+    TU.Errors = std::move(Compiled.Errors);
+    Report.TUs.push_back(std::move(TU));
   }
+  compareWithUpstream(Report.TUs);
   blameSharedErrors(Report.TUs);
   fs::remove_directories(Scratch);
   return Report;

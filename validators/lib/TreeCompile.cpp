@@ -1,0 +1,50 @@
+//===- TreeCompile.cpp - Compile TUs as they are on disk ------------------===//
+
+#include "opmig/validate/TreeCompile.h"
+
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+namespace opmig::validate {
+
+std::vector<analyze::NvccVerdict>
+checkAllWithNvcc(const std::vector<analyze::NvccCheckRequest> &Requests, unsigned Jobs) {
+  std::vector<analyze::NvccVerdict> Verdicts(Requests.size());
+  if (Requests.empty())
+    return Verdicts;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
+  for (size_t I = 0; I < Requests.size(); ++I)
+    Pool.async([&, I] { Verdicts[I] = analyze::checkWithNvcc(Requests[I]); });
+  Pool.wait();
+  return Verdicts;
+}
+
+std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root) {
+  if (Path.size() > Root.size() + 1 && Path.starts_with(Root) && Path[Root.size()] == '/')
+    return Path.drop_front(Root.size() + 1).str();
+  return Path.str();
+}
+
+CompiledTU toCompiledTU(std::string Path, analyze::NvccVerdict Verdict, llvm::StringRef Root) {
+  CompiledTU TU{std::move(Path), Verdict.Accepted, std::move(Verdict.Errors)};
+  for (analyze::CompilerError &Error : TU.Errors)
+    Error.File = relativeToRoot(Error.File, Root);
+  // Without a parsable error a failure would otherwise say nothing.
+  if (!Verdict.Ran || (!Verdict.Accepted && TU.Errors.empty()))
+    TU.Errors.push_back({TU.Path, 0, Verdict.Problem});
+  return TU;
+}
+
+std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
+  std::vector<analyze::NvccCheckRequest> Requests;
+  for (const std::string &TU : Request.TUs)
+    Requests.push_back(
+        {Request.Nvcc, Request.Root + "/" + TU, Request.Flags, Request.NvccFlags, Request.GpuArch});
+  std::vector<analyze::NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
+  std::vector<CompiledTU> Results;
+  for (size_t I = 0; I < Request.TUs.size(); ++I)
+    Results.push_back(toCompiledTU(Request.TUs[I], std::move(Verdicts[I]), Request.Root));
+  return Results;
+}
+
+} // namespace opmig::validate
