@@ -67,6 +67,8 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
     Options.Domain = Domain;
     Options.Exclude = Exclude;
     Options.LayersFile = LayersFile;
+    if (Config.ReviewCompileCheck)
+      Options.BuildCheck = BuildCheckOptions{};
     llvm::Expected<ReviewResult> Review = reviewMigration(Options);
     if (!Review)
       return Review.takeError();
@@ -163,8 +165,14 @@ std::string renderGateSummary(const GateResult &Result, Severity FailOn) {
     Out += "rule tests: " + std::to_string(Passed) + " of " +
            std::to_string(Result.RuleTests.size()) + " rules pass their fixtures\n";
   }
+  // A build check that was asked for and could not run is said, so that a
+  // pass does not read as "the domain compiles".
   for (const ReviewResult &R : Result.Reviews)
-    Out += "review " + R.Domain + ": " + toString(R.Outcome) + "\n";
+    Out +=
+        "review " + R.Domain + ": " + toString(R.Outcome) +
+        (R.Build.Ran || !R.Build.Asked ? ""
+                                       : " (build check not run: " + R.Build.NotRunBecause + ")") +
+        "\n";
   if (Failing == 0)
     return Out + "gate: passed\n";
   return Out + "gate: failed (" + std::to_string(Failing) + " new at or above " + toString(FailOn) +

@@ -50,16 +50,22 @@ public:
     return Out;
   }
 
-  /// `review: {domains: auto | [names]}`.
+  /// `review: {domains: auto | [names], compile-check: true | false}`.
   llvm::Error review(GateConfig &Config) const {
     const nlohmann::json &V = Doc.Value.at("review");
     if (!V.is_object())
       return error("review", "'review' must be a mapping with the key 'domains'");
     for (const auto &Item : V.items()) {
+      std::string Line = std::to_string(Doc.lineOf("/review/" + pointerToken(Item.key())));
+      if (Item.key() == "compile-check") {
+        if (!Item.value().is_boolean())
+          return inputError(Origin, ":", Line, ": 'compile-check' must be true or false");
+        Config.ReviewCompileCheck = Item.value().get<bool>();
+        continue;
+      }
       if (Item.key() != "domains")
-        return inputError(Origin, ":",
-                          std::to_string(Doc.lineOf("/review/" + pointerToken(Item.key()))),
-                          ": unknown key '", Item.key(), "' in review; expected domains");
+        return inputError(Origin, ":", Line, ": unknown key '", Item.key(),
+                          "' in review; expected domains or compile-check");
       const nlohmann::json &D = Item.value();
       bool Auto = D.is_string() && D.get<std::string>() == "auto";
       bool Names =

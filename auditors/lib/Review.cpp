@@ -2,6 +2,7 @@
 
 #include "opmig/audit/Review.h"
 
+#include "DomainBuild.h"
 #include "TargetFiles.h"
 #include "UpstreamNameLeaks.h"
 #include "nlohmann/json.hpp"
@@ -221,7 +222,8 @@ std::string countOf(const std::vector<ReviewFinding> &Findings, ReviewKind K) {
 /// The verdict and its reasons: missing pieces first, then signs of a
 /// copy nobody looked at.
 void judge(ReviewResult &R) {
-  for (ReviewKind K : {ReviewKind::MissingFile, ReviewKind::StaleProvenance})
+  for (ReviewKind K :
+       {ReviewKind::MissingFile, ReviewKind::StaleProvenance, ReviewKind::DoesNotCompile})
     if (std::string C = countOf(R.Findings, K); !C.empty()) {
       R.Outcome = Verdict::Incomplete;
       R.Reasons.push_back(C);
@@ -238,18 +240,34 @@ void judge(ReviewResult &R) {
     R.Reasons.push_back(std::string("every closure file is there with its provenance, nothing "
                                     "extra, the generated glue as generated, no upstream name in "
                                     "the API") +
-                        (R.Coverage.empty() ? "" : ", a test for every required validation layer"));
+                        (R.Coverage.empty() ? "" : ", a test for every required validation layer") +
+                        (R.Build.Ran ? ", every TU compiles with nvcc" : ""));
+}
+
+/// The spec whose layers the review requires: the manifest's, when the
+/// layers file knows it; otherwise none, so that every layer is (and `Why`
+/// says so). Never the profile's name: a copy keeps its spec.
+std::string requiredSpec(const migrate::Manifest &M, const ValidationLayers &Layers,
+                         const std::string &LayersFile, std::string &Why) {
+  if (M.Spec.empty())
+    Why = "the manifest names no spec (written by an older opmig); re-run opmig migrate with a "
+          "profile that has a `spec` key";
+  else if (!llvm::is_contained(Layers.Specs, M.Spec))
+    Why = "spec '" + M.Spec + "' of profile '" + M.Profile + "' is not one of the specs of " +
+          LayersFile + " (" + llvm::join(Layers.Specs, ", ") + ")";
+  return Why.empty() ? M.Spec : "";
 }
 
 /// The coverage matrix, and a finding per required layer without a test.
 llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewResult &R) {
-  llvm::Expected<std::vector<ValidationLayer>> Layers = loadValidationLayers(Options.LayersFile);
+  llvm::Expected<ValidationLayers> Layers = loadValidationLayers(Options.LayersFile);
   if (!Layers)
     return Layers.takeError();
-  CoverageInput Input{Options.Target, L.M.Domain, L.M.Profile, {}, Options.Exclude};
+  std::string Spec = requiredSpec(L.M, *Layers, Options.LayersFile, R.AllLayersRequiredBecause);
+  CoverageInput Input{Options.Target, L.M.Domain, Spec, {}, Options.Exclude};
   for (const migrate::ManifestOp &Op : L.M.Ops)
     Input.Ops.push_back(Op.Name);
-  llvm::Expected<std::vector<LayerCoverage>> Coverage = measureCoverage(Input, *Layers);
+  llvm::Expected<std::vector<LayerCoverage>> Coverage = measureCoverage(Input, Layers->Layers);
   if (!Coverage)
     return Coverage.takeError();
   R.Coverage = std::move(*Coverage);
@@ -282,6 +300,8 @@ const char *toString(ReviewKind K) {
     return "name-leak";
   case ReviewKind::UntestedLayer:
     return "untested-layer";
+  case ReviewKind::DoesNotCompile:
+    return "does-not-compile";
   }
   llvm_unreachable("unknown review kind");
 }
@@ -306,12 +326,17 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
     return inputError("--target '", Options.Target, "' is not a directory");
   if (!Options.Source.empty() && !llvm::sys::fs::is_directory(Options.Source))
     return inputError("--source '", Options.Source, "' is not a directory");
+  if (Options.BuildCheck)
+    if (llvm::Error E = checkBuildCheckOptions(*Options.BuildCheck))
+      return E;
   llvm::Expected<Located> L = locateManifest(Options);
   if (!L)
     return L.takeError();
   ReviewResult R;
   R.Domain = Options.Domain;
   R.ManifestPath = L->Path;
+  R.Profile = L->M.Profile;
+  R.Spec = L->M.Spec;
   std::optional<std::set<std::string>> Closure;
   if (!Options.Source.empty() && Options.Recompute) {
     llvm::Expected<std::optional<std::set<std::string>>> Fresh =
@@ -324,6 +349,10 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   if (!Options.LayersFile.empty())
     if (llvm::Error E = addCoverage(Options, *L, R))
       return E;
+  // Last: it is the slow part, and every input error is found before it.
+  R.Build = checkDomainBuilds(L->M, Options.Target, Options.BuildCheck);
+  for (ReviewFinding &F : buildFindings(R.Build))
+    R.Findings.push_back(std::move(F));
   judge(R);
   return R;
 }
@@ -342,6 +371,33 @@ std::vector<std::string> migratedDomains(const std::string &Target,
   return {Domains.begin(), Domains.end()};
 }
 
+/// `build check (nvcc, front end for sm_90): 4 of 5 TUs compile`, or why
+/// it did not run: the failing TUs' first errors are their findings.
+static std::string renderBuildLine(const BuildCheckResult &Build) {
+  if (!Build.Ran)
+    return "build check: not run (" + Build.NotRunBecause + ")\n";
+  return "build check (nvcc, front end for " + Build.GpuArch +
+         "): " + std::to_string(Build.compiling()) + " of " + std::to_string(Build.TUs.size()) +
+         " TU" + (Build.TUs.size() == 1 ? "" : "s") + " compile\n";
+}
+
+static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
+  nlohmann::ordered_json TUs = nlohmann::ordered_json::array();
+  for (const validate::CompiledTU &TU : Build.TUs) {
+    nlohmann::ordered_json Errors = nlohmann::ordered_json::array();
+    for (const analyze::CompilerError &E : TU.Errors)
+      Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
+    TUs.push_back({{"path", TU.Path}, {"compiles", TU.Compiles}, {"errors", Errors}});
+  }
+  return {{"ran", Build.Ran},
+          {"not_run_because", Build.NotRunBecause},
+          {"nvcc", Build.Nvcc},
+          {"gpu_arch", Build.GpuArch},
+          {"compiling", Build.compiling()},
+          {"total", Build.TUs.size()},
+          {"tus", TUs}};
+}
+
 std::string renderReviewText(const ReviewResult &Result) {
   std::string Out;
   for (const ReviewFinding &F : Result.Findings)
@@ -349,6 +405,9 @@ std::string renderReviewText(const ReviewResult &Result) {
            (F.Line ? ":" + std::to_string(F.Line) : "") + ": " + F.Message + "\n";
   if (!Result.ClosureNotCompared.empty())
     Out += "note: closure not recomputed: " + Result.ClosureNotCompared + "\n";
+  Out += renderBuildLine(Result.Build);
+  if (!Result.AllLayersRequiredBecause.empty())
+    Out += "note: every validation layer is required: " + Result.AllLayersRequiredBecause + "\n";
   if (!Result.Coverage.empty())
     Out += "validation layers:\n";
   for (const LayerCoverage &C : Result.Coverage) {
@@ -367,10 +426,14 @@ std::string renderReviewJson(const ReviewResult &Result) {
   Doc["schema"] = "opmig.review/1";
   Doc["domain"] = Result.Domain;
   Doc["manifest"] = Result.ManifestPath;
+  Doc["profile"] = Result.Profile;
+  Doc["spec"] = Result.Spec;
   Doc["findings"] = nlohmann::ordered_json::array();
   for (const ReviewFinding &F : Result.Findings)
     Doc["findings"].push_back(
         {{"kind", toString(F.Kind)}, {"path", F.Path}, {"line", F.Line}, {"message", F.Message}});
+  Doc["build_check"] = buildJson(Result.Build);
+  Doc["every_layer_required_because"] = Result.AllLayersRequiredBecause;
   Doc["coverage"] = nlohmann::ordered_json::array();
   for (const LayerCoverage &C : Result.Coverage)
     Doc["coverage"].push_back({{"layer", C.Id},

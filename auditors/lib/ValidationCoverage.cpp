@@ -155,7 +155,7 @@ measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &
     Coverage.push_back({Layer.Id,
                         Layer.Title,
                         Layer.Spec,
-                        llvm::is_contained(Layer.RequiredBy, Input.Profile),
+                        Input.Spec.empty() || llvm::is_contained(Layer.RequiredBy, Input.Spec),
                         {},
                         {}});
   std::vector<std::string> Files = findTargetFiles(Input.Target, "", Input.Exclude, isTestFile);

@@ -9,6 +9,8 @@
 #include "opmig/analyze/Errors.h"
 #include "opmig/audit/ValidationCoverage.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
@@ -19,27 +21,64 @@ namespace opmig::audit {
 
 namespace {
 
+bool isKebabCase(llvm::StringRef Text) {
+  llvm::SmallVector<llvm::StringRef> Words;
+  Text.split(Words, '-');
+  return llvm::all_of(Words, [](llvm::StringRef Word) {
+    return !Word.empty() &&
+           llvm::all_of(Word, [](char C) { return llvm::isLower(C) || llvm::isDigit(C); });
+  });
+}
+
 /// Reads the layers file's JSON into layers; `Where` names a pointer's line.
 class LayerReader {
 public:
   LayerReader(const LocatedJson &Doc, const std::string &Origin) : Doc(Doc), Origin(Origin) {}
 
-  llvm::Expected<std::vector<ValidationLayer>> read() {
+  llvm::Expected<ValidationLayers> read() {
     const nlohmann::json &Layers =
         Doc.Value.is_object() ? Doc.Value.value("layers", nlohmann::json()) : nlohmann::json();
     if (!Layers.is_array() || Layers.empty())
       return error("", "expected a mapping with a non-empty list `layers`");
-    std::vector<ValidationLayer> Result;
+    ValidationLayers Result;
+    llvm::Expected<std::vector<std::string>> Specs = specs();
+    if (!Specs)
+      return Specs.takeError();
+    Result.Specs = std::move(*Specs);
     for (size_t I = 0; I < Layers.size(); ++I) {
-      llvm::Expected<ValidationLayer> Layer = layer(Layers[I], "/layers/" + std::to_string(I));
+      std::string At = "/layers/" + std::to_string(I);
+      llvm::Expected<ValidationLayer> Layer = layer(Layers[I], At);
       if (!Layer)
         return Layer.takeError();
-      Result.push_back(std::move(*Layer));
+      for (const std::string &Spec : Layer->RequiredBy)
+        if (!llvm::is_contained(Result.Specs, Spec))
+          return error(At + "/required-by", "layer " + Layer->Id + ": `required-by` names '" +
+                                                Spec + "', which `specs` does not list (" +
+                                                llvm::join(Result.Specs, ", ") + ")");
+      Result.Layers.push_back(std::move(*Layer));
     }
     return Result;
   }
 
 private:
+  /// `specs:`, kebab-case names, each once.
+  llvm::Expected<std::vector<std::string>> specs() {
+    const nlohmann::json &List = Doc.Value.value("specs", nlohmann::json());
+    std::vector<std::string> Result;
+    bool Valid = List.is_array() && !List.empty();
+    for (const nlohmann::json &Item : Valid ? List : nlohmann::json::array()) {
+      Valid = Valid && Item.is_string() && isKebabCase(Item.get<std::string>()) &&
+              !llvm::is_contained(Result, Item.get<std::string>());
+      if (Valid)
+        Result.push_back(Item.get<std::string>());
+    }
+    if (!Valid)
+      return error(Doc.Value.contains("specs") ? "/specs" : "",
+                   "expected a non-empty list `specs` of distinct kebab-case spec names (the "
+                   "`spec` keys of the profiles, e.g. [cache-dit, veomni, generic])");
+    return Result;
+  }
+
   llvm::Expected<ValidationLayer> layer(const nlohmann::json &Item, const std::string &At) {
     if (!Item.is_object())
       return error(At, "a layer must be a mapping");
@@ -99,7 +138,7 @@ private:
 
 } // namespace
 
-llvm::Expected<std::vector<ValidationLayer>> loadValidationLayers(const std::string &Path) {
+llvm::Expected<ValidationLayers> loadValidationLayers(const std::string &Path) {
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
     return inputError("cannot read ", Path, ": ", Buffer.getError().message());

@@ -187,9 +187,11 @@ TEST(GateToolTest, BadConfigExitsTwoNamingTheLine) {
        ".opmig.yaml:2: unknown check 'lint'; expected audit, review or rules-test"},
       {"profile: [demo]\n", ".opmig.yaml:1: 'profile' must be a string"},
       {"checks: [review]\nreview:\n  domain: auto\n",
-       ".opmig.yaml:3: unknown key 'domain' in review; expected domains"},
+       ".opmig.yaml:3: unknown key 'domain' in review; expected domains or compile-check"},
       {"checks: [review]\nreview:\n  domains: some\n",
        ".opmig.yaml:3: 'domains' must be auto or a list of domain names"},
+      {"checks: [review]\nreview:\n  domains: auto\n  compile-check: sometimes\n",
+       ".opmig.yaml:4: 'compile-check' must be true or false"},
   };
   std::string Rules = writeRules(false);
   for (const Case &C : Cases) {

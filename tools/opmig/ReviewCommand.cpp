@@ -1,6 +1,7 @@
 //===- ReviewCommand.cpp - `opmig review` and `opmig gate` ----------------===//
 //
 //   opmig review --target path/to/cache-dit --domain rope --source path/to/upstream
+//   opmig review --target . --domain rope --no-compile-check
 //   opmig gate                      # .opmig.yaml of the current directory
 //   opmig gate path/to/repo --sarif opmig.sarif --junit opmig-junit.xml
 //
@@ -108,15 +109,29 @@ struct ReviewArgs {
   AnalysisFlags Analysis;
   std::vector<std::string> Exclude;
   std::string Format = "text";
+  bool NoCompileCheck = false;
 };
+
+/// The build check compiles with the same toolchain options and the same
+/// Clang arguments after `--` as the closure's recomputation.
+audit::BuildCheckOptions buildCheckOptions(const analyze::AnalyzeOptions &Analysis) {
+  audit::BuildCheckOptions Build;
+  Build.CudaPath = Analysis.CudaPath;
+  Build.TorchIncludeDirs = Analysis.TorchIncludeDirs;
+  Build.ExtraArgs = Analysis.ExtraArgs;
+  Build.GpuArch = Analysis.GpuArch;
+  Build.Jobs = Analysis.Jobs;
+  return Build;
+}
 
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
-  if (!Options.Source.empty()) {
-    AnalysisFlags Analysis = Args.Analysis;
-    finishAnalysisOptions(Analysis, PassThrough);
+  AnalysisFlags Analysis = Args.Analysis;
+  finishAnalysisOptions(Analysis, PassThrough);
+  if (!Options.Source.empty())
     Options.Recompute = Analysis.Options;
-  }
+  if (!Args.NoCompileCheck)
+    Options.BuildCheck = buildCheckOptions(Analysis.Options);
   for (const std::string &Glob : Args.Exclude) {
     llvm::Expected<audit::PathGlob> Compiled = audit::PathGlob::create(Glob);
     if (!Compiled)
@@ -137,9 +152,12 @@ void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunn
   Args->Options.LayersFile = audit::builtinLayersFile(OPMIG_RULES_DIR);
   CLI::App *Sub = App.add_subcommand("review", "judge a migrated domain the way a reviewer would");
   Sub->footer("With --source, the closure of the manifest's entries is recomputed from it, parsed "
-              "with the toolchain options and the Clang arguments after `--`.\nExit status: 0 "
-              "thoughtful, 1 mechanical or incomplete, 2 bad input. The checks and the verdict's "
-              "criteria: docs/user-guide.md.");
+              "with the toolchain options and the Clang arguments after `--`. Every C++/CUDA TU "
+              "of the domain is compiled by nvcc's front end with the flags the manifest records, "
+              "torch's headers and the arguments after `--` (--no-compile-check: not).\nExit "
+              "status: 0 thoughtful, 1 mechanical or incomplete (a TU that does not compile "
+              "included), 2 bad input. The checks and the verdict's criteria: "
+              "docs/user-guide.md.");
   audit::ReviewOptions &O = Args->Options;
   Sub->add_option("--target", O.Target, "root of the target repository")->required();
   Sub->add_option("--domain", O.Domain, "the migrated domain")->required();
@@ -155,6 +173,8 @@ void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunn
   Sub->add_option("--format", Args->Format, "output format")
       ->check(CLI::IsMember({"text", "json"}))
       ->default_str("text");
+  Sub->add_flag("--no-compile-check", Args->NoCompileCheck,
+                "do not compile the domain's TUs with nvcc (the review then says so)");
   addToolchainOptions(*Sub, Args->Analysis);
   Out.push_back({Sub, [Args](const std::vector<std::string> &PassThrough) {
                    return runReviewCommand(*Args, PassThrough);

@@ -154,7 +154,7 @@ TEST(ValidationLayersTest, DeepLayersFileIsAnErrorNamingIt) {
   std::string Path = std::filesystem::temp_directory_path().string() + "/opmig-deep-layers.yaml";
   std::ofstream(Path) << "layers:\n  - " << std::string(100000, '[') << std::string(100000, ']')
                       << "\n";
-  llvm::Expected<std::vector<ValidationLayer>> Layers = loadValidationLayers(Path);
+  llvm::Expected<ValidationLayers> Layers = loadValidationLayers(Path);
   std::filesystem::remove(Path);
   ASSERT_FALSE(bool(Layers));
   EXPECT_EQ(llvm::toString(Layers.takeError()), Path + ":2: nested deeper than 64 levels");

@@ -8,6 +8,7 @@
 
 #include "opmig/audit/Review.h"
 
+#include "opmig/analyze/NvccCheck.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/TargetEdits.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -61,6 +63,7 @@ Migration makeMigration() {
   migrate::Manifest M;
   M.Domain = "rope";
   M.Profile = "generic";
+  M.Spec = "generic";
   M.ToolVersion = "0.4.0";
   M.Upstream.Repo = "up";
   M.Upstream.Commit = "abc123";
@@ -103,8 +106,9 @@ template <typename Fn> void editManifest(const Migration &Mig, Fn Edit) {
   writeFile(Path, migrate::serializeManifest(*M));
 }
 
-/// Four layers, required by the generic profile except `module`.
-const char *const Layers = R"(layers:
+/// Four layers, required by the generic spec except `module`.
+const char *const Layers = R"(specs: [generic, other]
+layers:
   - id: smoke
     title: low-level smoke
     spec: S3
@@ -156,7 +160,8 @@ void writeTests(const Migration &Mig) {
 TEST(ReviewTest, CleanMigrationIsThoughtful) {
   ReviewResult R = review(makeMigration());
   EXPECT_EQ(R.ManifestPath, "csrc/kernels/rope/opmig-manifest.json");
-  EXPECT_EQ(renderReviewText(R), "verdict: thoughtful (every closure file is there with its "
+  EXPECT_EQ(renderReviewText(R), "build check: not run (--no-compile-check)\n"
+                                 "verdict: thoughtful (every closure file is there with its "
                                  "provenance, nothing extra, the generated glue as generated, no "
                                  "upstream name in the API)\n");
 }
@@ -167,6 +172,7 @@ TEST(ReviewTest, MissingClosureFileIsIncomplete) {
   EXPECT_EQ(renderReviewText(review(Mig)),
             "missing-file csrc/kernels/rope/rope.cu: in the closure (from csrc/rope.cu) but not "
             "in the target\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: incomplete (1 missing-file)\n");
 }
 
@@ -177,6 +183,7 @@ TEST(ReviewTest, ExtraFileInNativeFolderIsOverCopy) {
   EXPECT_EQ(R.Outcome, Verdict::Mechanical);
   EXPECT_EQ(renderReviewText(R), "over-copy csrc/kernels/rope/unused_helper.cuh: in the native "
                                  "folder but neither migrated nor generated\n"
+                                 "build check: not run (--no-compile-check)\n"
                                  "verdict: mechanical (1 over-copy)\n");
 }
 
@@ -188,6 +195,7 @@ TEST(ReviewTest, FirstLineWithoutUpstreamPathIsMissingProvenance) {
   EXPECT_EQ(renderReviewText(review(Mig, false)),
             "missing-provenance csrc/kernels/rope/rope.cu: the first line does not name its "
             "upstream file csrc/rope.cu\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (1 missing-provenance)\n");
 }
 
@@ -202,6 +210,7 @@ TEST(ReviewTest, HandEditedGeneratedFileAndBlockAreEditedGlue) {
             "migration\n"
             "edited-glue pkg/__init__.py: generated block rope:reexport edited by hand since the "
             "migration\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (2 edited-glue)\n");
 }
 
@@ -210,6 +219,7 @@ TEST(ReviewTest, RemovedBlockIsEditedGlue) {
   writeFile(Mig.Target + "/pkg/__init__.py", "import os\n");
   EXPECT_EQ(renderReviewText(review(Mig)),
             "edited-glue pkg/__init__.py: generated block rope:reexport is gone\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (1 edited-glue)\n");
 }
 
@@ -219,6 +229,7 @@ TEST(ReviewTest, ChangedOrVanishedUpstreamIsStaleProvenance) {
   EXPECT_EQ(renderReviewText(review(Mig)),
             "stale-provenance csrc/rope.cu: changed upstream since the migration (migrated as "
             "csrc/kernels/rope/rope.cu)\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: incomplete (1 stale-provenance)\n");
   // Without --source nothing is compared with upstream.
   EXPECT_EQ(review(Mig, false).Outcome, Verdict::Thoughtful);
@@ -236,6 +247,12 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
   EXPECT_EQ(J["findings"][0]["kind"], "over-copy");
   EXPECT_EQ(J["findings"][0]["path"], "csrc/kernels/rope/extra.h");
   EXPECT_EQ(J["reasons"], nlohmann::json::array({"1 over-copy"}));
+  EXPECT_EQ(J["profile"], "generic");
+  EXPECT_EQ(J["spec"], "generic");
+  EXPECT_EQ(J["every_layer_required_because"], "");
+  EXPECT_EQ(J["build_check"], nlohmann::json::parse(R"({"ran": false,
+      "not_run_because": "--no-compile-check", "nvcc": "", "gpu_arch": "", "compiling": 0,
+      "total": 0, "tus": []})"));
 }
 
 TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
@@ -257,6 +274,7 @@ TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
             "still lives in the upstream namespace `vllm`\n"
             "name-leak csrc/kernels/rope/rope.cu:7: qualifies a name with the upstream namespace "
             "`vllm`, which the migration renamed\n"
+            "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (3 name-leak)\n");
 }
 
@@ -270,6 +288,7 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
             "untested-layer csrc/kernels/rope/opmig-manifest.json: no test covers the low-level "
             "correctness layer, asked for by S4; placeholders that always skip: "
             "tests/test_rope.py::test_rope_matches_a_reference\n"
+            "build check: not run (--no-compile-check)\n"
             "validation layers:\n"
             "  smoke         required  tests/test_rope.py::test_rope_smoke\n"
             "  correctness   required  no test (placeholder: "
@@ -292,14 +311,94 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
   EXPECT_EQ(R->Outcome, Verdict::Thoughtful) << renderReviewText(*R);
 }
 
+/// The coverage of `Mig` against its layers file, its manifest edited by
+/// `Edit` first.
+template <typename Fn> ReviewResult coverageAfter(const Migration &Mig, Fn Edit) {
+  editManifest(Mig, Edit);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  EXPECT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  return R ? std::move(*R) : ReviewResult{};
+}
+
+std::vector<bool> requiredFlags(const ReviewResult &R) {
+  std::vector<bool> Flags;
+  for (const LayerCoverage &C : R.Coverage)
+    Flags.push_back(C.Required);
+  return Flags;
+}
+
+// The required layers come from the spec the manifest records, not from the
+// profile's name: a copy of the generic profile under another name keeps
+// the generic spec's layers (smoke, correctness, fake; module optional).
+TEST(ReviewTest, ACopiedProfileKeepsItsSpecsLayers) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  ReviewResult R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Profile = "my-generic-copy"; });
+  EXPECT_EQ(requiredFlags(R), (std::vector<bool>{true, true, true, false}));
+  EXPECT_EQ(R.Outcome, Verdict::Mechanical) << renderReviewText(R);
+  EXPECT_EQ(R.AllLayersRequiredBecause, "");
+  // Another known spec: only what it requires (nothing, in this file).
+  R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Spec = "other"; });
+  EXPECT_EQ(requiredFlags(R), (std::vector<bool>{false, false, false, false}));
+  EXPECT_EQ(R.Outcome, Verdict::Thoughtful) << renderReviewText(R);
+}
+
+// A manifest that names no spec (an older opmig), or a spec the layers file
+// does not list, fails closed: every layer is required, and the review says
+// why.
+TEST(ReviewTest, NoSpecOrAnUnknownOneRequiresEveryLayer) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  ReviewResult R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Spec = ""; });
+  EXPECT_EQ(requiredFlags(R), (std::vector<bool>{true, true, true, true}));
+  EXPECT_NE(renderReviewText(R).find("note: every validation layer is required: the manifest "
+                                     "names no spec (written by an older opmig); re-run opmig "
+                                     "migrate with a profile that has a `spec` key\n"),
+            std::string::npos)
+      << renderReviewText(R);
+  EXPECT_NE(renderReviewText(R).find("  module        required  no test\n"), std::string::npos);
+  EXPECT_EQ(R.Reasons, std::vector<std::string>{"2 untested-layer"});
+
+  R = coverageAfter(Mig, [](migrate::Manifest &M) {
+    M.Profile = "my-copy";
+    M.Spec = "cache-dit-typo";
+  });
+  EXPECT_EQ(requiredFlags(R), (std::vector<bool>{true, true, true, true}));
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(R));
+  EXPECT_EQ(J["spec"], "cache-dit-typo");
+  EXPECT_EQ(J["every_layer_required_because"],
+            "spec 'cache-dit-typo' of profile 'my-copy' is not one of the specs of " + Mig.Target +
+                "/layers.yaml (generic, other)");
+}
+
+TEST(ReviewTest, LayersFileNamingAnUnlistedSpecIsAnError) {
+  Migration Mig = makeMigration();
+  std::string Bad = Layers;
+  Bad.replace(Bad.find("required-by: [generic]"), 22, "required-by: [generix]");
+  writeFile(Mig.Target + "/layers.yaml", Bad);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_EQ(llvm::toString(R.takeError()),
+            Mig.Target + "/layers.yaml:8: layer smoke: `required-by` names 'generix', which "
+                         "`specs` does not list (generic, other)");
+  writeFile(Mig.Target + "/layers.yaml", std::string(Layers).substr(Bad.find("layers:")));
+  R = reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("layers.yaml:1: expected a non-empty list `specs`"),
+            std::string::npos);
+}
+
 TEST(ReviewTest, BadLayersFileNamesItsLine) {
   Migration Mig = makeMigration();
-  writeFile(Mig.Target + "/layers.yaml", "layers:\n  - id: smoke\n    title: t\n    spec: s\n");
+  writeFile(Mig.Target + "/layers.yaml",
+            "specs: [s]\nlayers:\n  - id: smoke\n    title: t\n    spec: s\n");
   llvm::Expected<ReviewResult> R =
       reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError())
-                .find("layers.yaml:2: layer smoke: `requires` must be a non-empty list"),
+                .find("layers.yaml:3: layer smoke: `requires` must be a non-empty list"),
             std::string::npos);
 }
 
@@ -314,6 +413,112 @@ TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {
   EXPECT_NE(llvm::toString(R.takeError()).find("is not a directory"), std::string::npos);
 }
 
+/// Records what the glue builds with, as `opmig migrate` does: a define
+/// the migrated TU checks, and the include root.
+void recordBuild(const Migration &Mig) {
+  editManifest(Mig, [](migrate::Manifest &M) {
+    M.Build = migrate::BuildRecord{17, {"-DROPE_SCALE=2"}, {"csrc/kernels"}, {}, "sm_90"};
+  });
+}
+
+/// The build check with an include dir standing in for torch's headers
+/// (the TUs include none).
+ReviewOptions withBuildCheck(const Migration &Mig) {
+  ReviewOptions Options = options(Mig.Target, "rope");
+  Options.BuildCheck = BuildCheckOptions{};
+  Options.BuildCheck->TorchIncludeDirs = {Mig.Target + "/csrc"};
+  Options.BuildCheck->Jobs = 2;
+  return Options;
+}
+
+bool haveNvcc() { return !analyze::findNvcc("/usr/local/cuda").empty(); }
+
+TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc (neither /usr/local/cuda/bin/nvcc nor on PATH): the build check "
+                    "is not exercised";
+  Migration Mig = makeMigration();
+  recordBuild(Mig);
+  // The recorded define and include root reach nvcc.
+  std::string Rope = Mig.Target + "/csrc/kernels/rope/rope.cu";
+  writeFile(Mig.Target + "/csrc/kernels/rope/scale.h",
+            "// Migrated by opmig from up at abc123: csrc/scale.h\n#pragma once\n");
+  writeFile(Rope, std::string(MigratedRope) + "#include \"rope/scale.h\"\n"
+                                              "static_assert(ROPE_SCALE == 2, \"define\");\n");
+  editManifest(Mig, [](migrate::Manifest &M) {
+    M.Files.push_back({"csrc/scale.h", "csrc/kernels/rope/scale.h", "", ""});
+  });
+  llvm::Expected<ReviewResult> R = reviewMigration(withBuildCheck(Mig));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->Findings.empty()) << renderReviewText(*R);
+  ASSERT_TRUE(R->Build.Ran) << R->Build.NotRunBecause;
+  EXPECT_EQ(R->Build.compiling(), 2u);
+  EXPECT_EQ(R->Outcome, Verdict::Thoughtful);
+  std::string Text = renderReviewText(*R);
+  EXPECT_NE(Text.find("build check (nvcc, front end for sm_90): 2 of 2 TUs compile\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find(", every TU compiles with nvcc)\n"), std::string::npos) << Text;
+
+  // A TU edited so that it no longer compiles makes the domain incomplete.
+  writeFile(Rope, std::string(MigratedRope) + "void broken() { undefined_name(); }\n");
+  R = reviewMigration(withBuildCheck(Mig));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
+  EXPECT_EQ(R->Findings[0].Kind, ReviewKind::DoesNotCompile);
+  EXPECT_EQ(R->Findings[0].Path, "csrc/kernels/rope/rope.cu");
+  EXPECT_NE(R->Findings[0].Message.find("nvcc (front end for sm_90) rejects it: "
+                                        "csrc/kernels/rope/rope.cu:5: "),
+            std::string::npos)
+      << R->Findings[0].Message;
+  EXPECT_NE(R->Findings[0].Message.find("undefined_name"), std::string::npos);
+  EXPECT_EQ(R->Outcome, Verdict::Incomplete);
+  EXPECT_EQ(R->Reasons, std::vector<std::string>{"1 does-not-compile"});
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+  EXPECT_EQ(J["findings"][0]["kind"], "does-not-compile");
+  EXPECT_EQ(J["build_check"]["ran"], true);
+  EXPECT_EQ(J["build_check"]["compiling"], 1);
+  EXPECT_EQ(J["build_check"]["total"], 2);
+  EXPECT_EQ(J["build_check"]["gpu_arch"], "sm_90");
+  EXPECT_EQ(J["build_check"]["tus"][0]["path"], "csrc/kernels/rope/rope.cu");
+  EXPECT_EQ(J["build_check"]["tus"][0]["compiles"], false);
+  EXPECT_EQ(J["build_check"]["tus"][0]["errors"][0]["file"], "csrc/kernels/rope/rope.cu");
+  EXPECT_EQ(J["build_check"]["tus"][0]["errors"][0]["line"], 5);
+  EXPECT_EQ(J["build_check"]["tus"][1]["path"], "csrc/kernels/rope/binding.cpp");
+  EXPECT_EQ(J["build_check"]["tus"][1]["compiles"], true);
+}
+
+TEST(ReviewTest, BuildCheckSaysWhyItDidNotRun) {
+  Migration Mig = makeMigration();
+  llvm::Expected<ReviewResult> R = reviewMigration(withBuildCheck(Mig));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_FALSE(R->Build.Ran);
+  EXPECT_EQ(R->Build.NotRunBecause, "the manifest records no build flags (written by an older "
+                                    "opmig); re-run opmig migrate to record them");
+  EXPECT_EQ(R->Outcome, Verdict::Thoughtful);
+  // Nothing is claimed about a tree that was not compiled.
+  EXPECT_EQ(renderReviewText(*R).find("compiles with nvcc"), std::string::npos);
+
+  recordBuild(Mig);
+  ReviewOptions NoTorch = withBuildCheck(Mig);
+  NoTorch.BuildCheck->TorchIncludeDirs.clear();
+  ::setenv("OPMIG_NO_TORCH", "1", 1);
+  R = reviewMigration(NoTorch);
+  ::unsetenv("OPMIG_NO_TORCH");
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_FALSE(R->Build.Ran);
+  if (haveNvcc()) {
+    EXPECT_EQ(R->Build.NotRunBecause, "no torch headers (no torch package for python3, no "
+                                      "--torch-include, no include dir after --)");
+  }
+
+  ReviewOptions BadArch = withBuildCheck(Mig);
+  BadArch.BuildCheck->GpuArch = "sm_9x";
+  R = reviewMigration(BadArch);
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_NE(llvm::toString(R.takeError()).find("invalid --gpu-arch 'sm_9x'"), std::string::npos);
+}
+
 TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   Migration Mig = makeMigration();
   EXPECT_EQ(migratedDomains(Mig.Target), std::vector<std::string>{"rope"});
@@ -322,7 +527,12 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
   llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "", "");
   ASSERT_TRUE(static_cast<bool>(Clean)) << llvm::toString(Clean.takeError());
-  EXPECT_EQ(renderGateSummary(*Clean, Severity::Error), "review rope: thoughtful\ngate: passed\n");
+  // The gate's review compiles unless told not to; this manifest records no
+  // build flags, and the summary says the check did not run.
+  EXPECT_EQ(renderGateSummary(*Clean, Severity::Error),
+            "review rope: thoughtful (build check not run: the manifest records no build flags "
+            "(written by an older opmig); re-run opmig migrate to record them)\n"
+            "gate: passed\n");
 
   writeFile(Mig.Target + "/csrc/kernels/rope/extra.cuh", "\n");
   llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "", "");
@@ -332,7 +542,8 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   EXPECT_EQ(Dirty->Combined.Findings[0].File, "csrc/kernels/rope/extra.cuh");
   EXPECT_EQ(renderGateSummary(*Dirty, Severity::Error),
             "opmig-review: 1 new, 0 baselined, 0 suppressed\n"
-            "review rope: mechanical\n"
+            "review rope: mechanical (build check not run: the manifest records no build flags "
+            "(written by an older opmig); re-run opmig migrate to record them)\n"
             "gate: failed (1 new at or above error)\n");
 
   Config = parseGateConfig("checks: [review]\nreview: {domains: [attn]}\n", ".opmig.yaml");

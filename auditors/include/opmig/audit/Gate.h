@@ -51,6 +51,9 @@ struct GateConfig {
   bool RunReview = false;
   /// The domains `review` judges; empty: every domain with a manifest.
   std::vector<std::string> ReviewDomains;
+  /// Whether `review` compiles each domain (`compile-check`); it runs with
+  /// the torch python3 finds and says so where it cannot run.
+  bool ReviewCompileCheck = true;
   std::vector<std::string> Rules; ///< Extra rule paths, relative to the root.
   /// Globs (PathGlob) of files whose findings the gate drops: planted
   /// violations in test fixtures, say.

@@ -10,7 +10,9 @@
 //   llvm::Expected<ReviewResult> Result = reviewMigration(Options);
 //
 // Every problem is a ReviewFinding of one kind; the verdict follows from the
-// kinds present (docs/user-guide.md, "opmig review", has the criteria).
+// kinds present (docs/user-guide.md, "opmig review", has the criteria). With
+// `Options.BuildCheck`, every C++/CUDA TU of the domain is compiled by nvcc
+// as it is on disk, with the flags the manifest records for its glue.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,6 +22,7 @@
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/validate/TreeCompile.h"
 
 #include "llvm/Support/Error.h"
 
@@ -28,6 +31,17 @@
 #include <vector>
 
 namespace opmig::audit {
+
+/// How the build check compiles a domain beyond what its manifest records.
+struct BuildCheckOptions {
+  std::string CudaPath;                      ///< Empty: $CUDA_HOME, /usr/local/cuda, PATH.
+  std::vector<std::string> TorchIncludeDirs; ///< Empty: the torch python3 would import.
+  /// More flags for every TU, in Clang spelling (`-isystem <stubs>`: what
+  /// follows `--`).
+  std::vector<std::string> ExtraArgs;
+  std::string GpuArch; ///< Empty: the manifest's, else sm_90.
+  unsigned Jobs = 0;   ///< Parallel compiles; 0 means one per core.
+};
 
 struct ReviewOptions {
   std::string Target; ///< Root of the target repository.
@@ -42,6 +56,9 @@ struct ReviewOptions {
   /// With `Source`: how to parse it to recompute the closure of the
   /// manifest's entries (the review fills in the source and the entries).
   std::optional<analyze::AnalyzeOptions> Recompute;
+  /// Compile the domain's TUs with nvcc; nullopt: not asked
+  /// (`--no-compile-check`).
+  std::optional<BuildCheckOptions> BuildCheck;
 };
 
 enum class ReviewKind {
@@ -51,11 +68,12 @@ enum class ReviewKind {
   EditedGlue,        ///< Generated file or block changed since the migration.
   StaleProvenance,   ///< Upstream changed (or vanished) since the migration.
   NameLeak,          ///< An upstream name in the public API or an old namespace in code.
-  UntestedLayer,     ///< A validation layer the profile requires has no test.
+  UntestedLayer,     ///< A validation layer the spec requires has no test.
+  DoesNotCompile,    ///< A TU of the domain that nvcc rejects as it is on disk.
 };
 
 /// `missing-file`, `over-copy`, `missing-provenance`, `edited-glue`,
-/// `stale-provenance`, `name-leak`, `untested-layer`.
+/// `stale-provenance`, `name-leak`, `untested-layer`, `does-not-compile`.
 const char *toString(ReviewKind K);
 
 struct ReviewFinding {
@@ -68,9 +86,25 @@ struct ReviewFinding {
 enum class Verdict { Thoughtful, Mechanical, Incomplete };
 const char *toString(Verdict V); ///< `thoughtful`, `mechanical`, `incomplete`.
 
+/// What the build check did: each TU's verdict, or why it did not run (then
+/// nothing is claimed about the tree).
+struct BuildCheckResult {
+  bool Asked = false; ///< ReviewOptions::BuildCheck was set.
+  bool Ran = false;
+  std::string NotRunBecause;
+  std::string Nvcc, GpuArch;
+  std::vector<validate::CompiledTU> TUs; ///< Migrated, then generated, by path.
+
+  size_t compiling() const; ///< How many TUs compile.
+};
+
 struct ReviewResult {
   std::string Domain;
-  std::string ManifestPath;            ///< Relative to the target root.
+  std::string ManifestPath;  ///< Relative to the target root.
+  std::string Profile, Spec; ///< As the manifest records them.
+  /// Why every validation layer is required (a manifest naming no spec, or
+  /// one the layers file does not list); empty when the spec's are.
+  std::string AllLayersRequiredBecause;
   std::vector<ReviewFinding> Findings; ///< In check order, then by path.
   Verdict Outcome = Verdict::Thoughtful;
   std::vector<std::string> Reasons;    ///< Why the verdict is what it is.
@@ -78,13 +112,15 @@ struct ReviewResult {
   /// Why the closure was not compared although asked for (a partial
   /// analysis); empty when it was, or was not asked for.
   std::string ClosureNotCompared;
+  BuildCheckResult Build;
 };
 
 /// Reviews the migration of `Options.Domain` in `Options.Target`. InputError
 /// when the target is not a folder, no manifest of the domain is found (or
 /// more than one), the manifest or the layers file does not parse,
-/// python3 (which reads the tests) is missing, or the closure cannot be
-/// recomputed (an entry upstream no longer has).
+/// python3 (which reads the tests) is missing, the closure cannot be
+/// recomputed (an entry upstream no longer has), or the build check's
+/// `GpuArch` is no NVIDIA architecture.
 llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 
 /// The domains of every `opmig-manifest.json` under `Target`, sorted and
@@ -93,12 +129,12 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 std::vector<std::string> migratedDomains(const std::string &Target,
                                          const std::vector<PathGlob> &Exclude = {});
 
-/// One line per finding (`<kind> <path>[:<line>]: <message>`), the
-/// coverage matrix, then the verdict and its reasons.
+/// One line per finding (`<kind> <path>[:<line>]: <message>`), the build
+/// check's line, the coverage matrix, then the verdict and its reasons.
 std::string renderReviewText(const ReviewResult &Result);
 
-/// `opmig.review/1`: domain, manifest, findings, coverage, verdict and
-/// reasons.
+/// `opmig.review/1`: domain, manifest, profile, spec, findings, build
+/// check, coverage, verdict and reasons.
 std::string renderReviewJson(const ReviewResult &Result);
 
 } // namespace opmig::audit

@@ -5,7 +5,9 @@
 // VeOmni: correctness, precision, edge cases). The layers and what in a test
 // shows that it covers one are data (rules/review/validation-layers.yaml);
 // the tests are read on CPython's parse tree. A test that always skips is a
-// placeholder: it is listed, and covers nothing.
+// placeholder: it is listed, and covers nothing. Which layers are required
+// follows the spec convention a migration's profile names (its `spec` key),
+// never the profile's name: a copied profile keeps its spec's layers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,12 +34,20 @@ struct ValidationLayer {
   /// Globs over test names: a placeholder test (it always skips, so it
   /// uses nothing) that matches one is listed as the layer's placeholder.
   std::vector<std::string> TestNames;
-  std::vector<std::string> RequiredBy; ///< Profiles that require the layer.
+  std::vector<std::string> RequiredBy; ///< Specs that require the layer.
+};
+
+struct ValidationLayers {
+  /// The spec conventions the file knows (`specs:`); every `required-by`
+  /// names one of them, so a typo cannot make a layer optional.
+  std::vector<std::string> Specs;
+  std::vector<ValidationLayer> Layers;
 };
 
 /// Reads the layers file. InputError `<Path>:<line>: <problem>` for a file
-/// that does not parse, a missing key or a bad glob.
-llvm::Expected<std::vector<ValidationLayer>> loadValidationLayers(const std::string &Path);
+/// that does not parse, a missing key, a bad glob or a `required-by` naming
+/// a spec that `specs` does not list.
+llvm::Expected<ValidationLayers> loadValidationLayers(const std::string &Path);
 
 /// The built-in layers file: `$OPMIG_RULES_DIR`, else `CompiledRulesDir`,
 /// then `review/validation-layers.yaml`.
@@ -45,7 +55,7 @@ std::string builtinLayersFile(const std::string &CompiledRulesDir);
 
 struct LayerCoverage {
   std::string Id, Title, Spec;           ///< The layer's.
-  bool Required = false;                 ///< By the migration's profile.
+  bool Required = false;                 ///< By the migration's spec.
   std::vector<std::string> Tests;        ///< `path::test`, relative to the target.
   std::vector<std::string> Placeholders; ///< Tests that would cover it but always skip.
 };
@@ -53,7 +63,9 @@ struct LayerCoverage {
 struct CoverageInput {
   std::string Target; ///< Root of the target repository.
   std::string Domain;
-  std::string Profile;
+  /// The spec whose layers are required; empty: every layer is (a spec
+  /// nobody named, or one the layers file does not know, fails closed).
+  std::string Spec;
   std::vector<std::string> Ops;
   std::vector<PathGlob> Exclude; ///< Paths whose tests are not read.
 };

@@ -1,0 +1,140 @@
+//===- DomainBuild.cpp - The review's build check of a domain -------------===//
+
+#include "DomainBuild.h"
+
+#include "opmig/analyze/CompileFlags.h"
+#include "opmig/analyze/Errors.h"
+#include "opmig/analyze/NvccCheck.h"
+#include "opmig/analyze/SourceTree.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+namespace opmig::audit {
+
+namespace {
+
+namespace fs = llvm::sys::fs;
+
+/// The domain's TUs on disk: migrated ones, then owned generated ones (a
+/// block in a target-owned file is never a TU). Missing ones are already
+/// `missing-file` findings.
+std::vector<std::string> domainTUs(const migrate::Manifest &M, const std::string &Target) {
+  std::vector<std::string> TUs;
+  auto Add = [&](const std::string &Path) {
+    if (analyze::isTranslationUnitName(Path) && fs::is_regular_file(Target + "/" + Path))
+      TUs.push_back(Path);
+  };
+  for (const migrate::MigratedFileRecord &F : M.Files)
+    Add(F.TargetPath);
+  for (const migrate::GeneratedFileRecord &G : M.Generated)
+    if (G.Blocks.empty())
+      Add(G.TargetPath);
+  return TUs;
+}
+
+bool namesIncludeDir(const std::vector<std::string> &Args) {
+  return llvm::any_of(Args, [](llvm::StringRef A) {
+    return A.starts_with("-I") || A == "-isystem" || A.starts_with("-isystem");
+  });
+}
+
+/// What the glue passes, then torch and Python, then what follows `--`.
+/// The standard is raised to what the torch found here demands: the one
+/// recorded is what the migration's torch (or stand-ins) asked for.
+std::vector<std::string> domainFlags(const migrate::BuildRecord &B, const std::string &Target,
+                                     const analyze::ToolchainPaths &Toolchain,
+                                     const BuildCheckOptions &Options) {
+  unsigned Standard = std::max(B.CxxStandard, Toolchain.Torch.CxxStandard);
+  std::vector<std::string> Flags = {"-std=c++" + std::to_string(Standard)};
+  llvm::append_range(Flags, B.Defines);
+  for (const std::string &Dir : B.IncludeDirs)
+    Flags.push_back("-I" + Target + "/" + Dir);
+  for (const std::string &Dir : Toolchain.Torch.IncludeDirs)
+    Flags.insert(Flags.end(), {"-isystem", Dir});
+  if (!Toolchain.PythonIncludeDir.empty())
+    Flags.insert(Flags.end(), {"-isystem", Toolchain.PythonIncludeDir});
+  llvm::append_range(Flags, Options.ExtraArgs);
+  return Flags;
+}
+
+std::string absolute(const std::string &Path) {
+  llvm::SmallString<256> Absolute(Path);
+  fs::make_absolute(Absolute);
+  llvm::sys::path::remove_dots(Absolute, /*remove_dot_dot=*/true);
+  return std::string(Absolute);
+}
+
+} // namespace
+
+size_t BuildCheckResult::compiling() const {
+  return llvm::count_if(TUs, [](const validate::CompiledTU &TU) { return TU.Compiles; });
+}
+
+llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options) {
+  if (!Options.GpuArch.empty() && !analyze::isCudaArch(Options.GpuArch))
+    return inputError("invalid --gpu-arch '", Options.GpuArch,
+                      "'; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
+  return llvm::Error::success();
+}
+
+BuildCheckResult checkDomainBuilds(const migrate::Manifest &M, const std::string &TargetArg,
+                                   const std::optional<BuildCheckOptions> &Options) {
+  BuildCheckResult Result;
+  Result.Asked = Options.has_value();
+  std::string Target = absolute(TargetArg);
+  std::vector<std::string> TUs = domainTUs(M, Target);
+  if (!Options)
+    Result.NotRunBecause = "--no-compile-check";
+  else if (!M.Build)
+    Result.NotRunBecause = "the manifest records no build flags (written by an older opmig); "
+                           "re-run opmig migrate to record them";
+  else if (TUs.empty())
+    Result.NotRunBecause = "the domain has no translation unit in the target";
+  if (!Result.NotRunBecause.empty())
+    return Result;
+  analyze::ToolchainPaths Toolchain =
+      analyze::findToolchain(Options->CudaPath, Options->TorchIncludeDirs);
+  Result.Nvcc = analyze::findNvcc(Toolchain.CudaPath);
+  if (Result.Nvcc.empty())
+    Result.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
+  else if (Toolchain.Torch.IncludeDirs.empty() && !namesIncludeDir(Options->ExtraArgs))
+    Result.NotRunBecause = "no torch headers (no torch package for python3, no --torch-include, "
+                           "no include dir after --)";
+  if (!Result.NotRunBecause.empty())
+    return Result;
+  validate::TreeCompileRequest Request;
+  Request.Nvcc = Result.Nvcc;
+  Request.Root = Target;
+  Request.TUs = std::move(TUs);
+  Request.Flags = domainFlags(*M.Build, Target, Toolchain, *Options);
+  Request.NvccFlags = M.Build->NvccFlags;
+  Request.GpuArch = !Options->GpuArch.empty()   ? Options->GpuArch
+                    : !M.Build->GpuArch.empty() ? M.Build->GpuArch
+                                                : "sm_90";
+  Request.Jobs = Options->Jobs;
+  Result.Ran = true;
+  Result.GpuArch = Request.GpuArch;
+  Result.TUs = validate::compileTree(Request);
+  return Result;
+}
+
+std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
+  std::vector<ReviewFinding> Findings;
+  for (const validate::CompiledTU &TU : Build.TUs) {
+    if (TU.Compiles)
+      continue;
+    const analyze::CompilerError &First = TU.Errors.front();
+    std::string Where = First.File + (First.Line ? ":" + std::to_string(First.Line) : "");
+    Findings.push_back(
+        {ReviewKind::DoesNotCompile, TU.Path,
+         "nvcc (front end for " + Build.GpuArch + ") rejects it: " + Where + ": " + First.Message,
+         0});
+  }
+  return Findings;
+}
+
+} // namespace opmig::audit
