@@ -1,7 +1,9 @@
 //===- ReviewTest.cpp - `opmig review` on a real migration ----------------===//
 //
 // The sample operator migrated into a copy of the cache-dit-like target
-// with `opmig migrate`, reviewed as it is, then with a problem planted.
+// with `opmig migrate`, reviewed as it is, then with a problem planted; the
+// same with a copy of the cache-dit profile under another name; and the
+// build check, which compiles the migrated domain with nvcc.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +34,12 @@ void migrate(Migrated &M) {
 }
 
 /// `review` with `--source`: the closure is recomputed, parsed like the
-/// migration was (the stubs after `--`).
+/// migration was (the stubs after `--`). The build check is left to its
+/// own test: it costs an nvcc pass per TU.
 std::vector<std::string> reviewArgs(const Migrated &M, std::vector<std::string> More = {}) {
-  std::vector<std::string> Args = {"review",      "--target", M.Box.Target, "--domain",
-                                   M.Case.Domain, "--source", M.Box.Source, "--no-cache"};
+  std::vector<std::string> Args = {"review",     "--target",    M.Box.Target,
+                                   "--domain",   M.Case.Domain, "--source",
+                                   M.Box.Source, "--no-cache",  "--no-compile-check"};
   Args.insert(Args.end(), More.begin(), More.end());
   for (const std::string &Arg : stubArgs())
     Args.push_back(Arg);
@@ -119,8 +123,9 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
       << R.Stdout;
   // Parsed without the stubs, the analysis is partial: the closure is not
   // compared, and the review says so.
-  std::vector<std::string> NoStubs = {"review",      "--target", M.Box.Target, "--domain",
-                                      M.Case.Domain, "--source", M.Box.Source, "--no-cache"};
+  std::vector<std::string> NoStubs = {"review",     "--target",           M.Box.Target,
+                                      "--domain",   M.Case.Domain,        "--source",
+                                      M.Box.Source, "--no-compile-check", "--no-cache"};
   R = runOpmig(NoStubs);
   EXPECT_NE(R.Stdout.find("note: closure not recomputed: the analysis of --source was partial"),
             std::string::npos)
@@ -139,6 +144,172 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   R = runOpmig(reviewArgs(M));
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
   EXPECT_NE(R.Stdout.find("verdict: incomplete (1 missing-file)\n"), std::string::npos) << R.Stdout;
+}
+
+/// The built-in cache-dit profile copied to a folder of its own, renamed
+/// `my-cache-dit` (its `spec` key kept unless `KeepSpec` is false).
+std::string copyCacheDitProfile(bool KeepSpec = true) {
+  std::string Dir = makeTempDir() + "/my-cache-dit";
+  fs::copy(std::string(OPMIG_SOURCE_DIR) + "/rules/profiles/cache-dit", Dir,
+           fs::copy_options::recursive);
+  nlohmann::json Profile = nlohmann::json::parse(readFile(Dir + "/profile.json"));
+  Profile["name"] = "my-cache-dit";
+  if (!KeepSpec)
+    Profile.erase("spec");
+  writeFile(Dir + "/profile.json", Profile.dump(2));
+  return Dir;
+}
+
+/// `review` of `M` without `--source` or the build check: the coverage
+/// matrix is what these tests are about.
+ToolResult reviewCoverage(const Migrated &M, std::vector<std::string> More = {}) {
+  std::vector<std::string> Args = {"review",   "--target",    M.Box.Target,
+                                   "--domain", M.Case.Domain, "--no-compile-check"};
+  Args.insert(Args.end(), More.begin(), More.end());
+  return runOpmig(Args);
+}
+
+// Copying a profile under another name does not make its layers optional:
+// the manifest records the spec the profile follows, and review requires
+// that spec's layers, so the placeholders are still no tests.
+TEST(ReviewToolTest, ACopiedProfileKeepsItsSpecsLayers) {
+  Migrated M;
+  M.Case.Profile = copyCacheDitProfile();
+  ASSERT_NO_FATAL_FAILURE(migrate(M));
+  nlohmann::json Manifest = nlohmann::json::parse(readFile(M.NativeDir + "/opmig-manifest.json"));
+  EXPECT_EQ(Manifest["profile"], "my-cache-dit");
+  EXPECT_EQ(Manifest["spec"], "cache-dit");
+
+  ToolResult R = reviewCoverage(M);
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("  smoke         required  no test (placeholder: "), std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("  correctness   required  no test (placeholder: "), std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("verdict: mechanical (2 untested-layer)\n"), std::string::npos)
+      << R.Stdout;
+  EXPECT_EQ(R.Stdout.find("thoughtful"), std::string::npos) << R.Stdout;
+
+  // A manifest that names no spec (or an unknown one) requires every layer,
+  // the optional module and round-trip layers included, and says why.
+  Manifest.erase("spec");
+  writeFile(M.NativeDir + "/opmig-manifest.json", Manifest.dump(2));
+  R = reviewCoverage(M, {"--format", "json"});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  nlohmann::json J = R.json();
+  EXPECT_EQ(J["spec"], "");
+  EXPECT_NE(J["every_layer_required_because"].get<std::string>().find("names no spec"),
+            std::string::npos)
+      << J.dump(2);
+  for (const nlohmann::json &Layer : J["coverage"])
+    EXPECT_TRUE(Layer["required"].get<bool>()) << Layer["layer"];
+  EXPECT_EQ(J["verdict"], "mechanical");
+}
+
+// A profile without a spec does not migrate: the error names the file and
+// what to add, and nothing is written.
+TEST(ReviewToolTest, AProfileWithoutASpecDoesNotMigrate) {
+  Migrated M;
+  std::string Profile = copyCacheDitProfile(/*KeepSpec=*/false);
+  M.Case.Profile = Profile;
+  ToolResult R = runOpmig(migrateArgs(M.Case, M.Box));
+  EXPECT_EQ(R.ExitCode, 2) << R.Stdout;
+  EXPECT_NE(R.Stderr.find(Profile + "/profile.json:1: missing key 'spec': add the spec "
+                                    "convention the profile follows, e.g. \"spec\": "
+                                    "\"cache-dit\""),
+            std::string::npos)
+      << R.Stderr;
+  EXPECT_FALSE(fs::exists(M.Box.Target + "/csrc/kernels/attn"));
+}
+
+/// `review` of `M` with the build check, parsed with the stand-in headers
+/// as the migration was.
+ToolResult reviewBuild(const Migrated &M, std::vector<std::string> More = {},
+                       const std::vector<std::string> &Env = {}) {
+  std::vector<std::string> Args = {"review", "--target", M.Box.Target, "--domain", M.Case.Domain};
+  Args.insert(Args.end(), More.begin(), More.end());
+  for (const std::string &Arg : stubArgs())
+    Args.push_back(Arg);
+  return runOpmig(Args, Env);
+}
+
+// The domain as it is on disk is compiled with nvcc and the flags the
+// manifest records: as migrated, every TU compiles; a ported TU edited so
+// that it does not makes the domain incomplete, whatever its tests.
+TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc (neither /usr/local/cuda/bin/nvcc nor on PATH): the build check "
+                    "of review is not exercised";
+  Migrated M;
+  ASSERT_NO_FATAL_FAILURE(migrate(M));
+  ToolResult R = reviewBuild(M);
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr; // The placeholders.
+  EXPECT_NE(R.Stdout.find("build check (nvcc, front end for sm_90): 5 of 5 TUs compile\n"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_EQ(R.Stdout.find("does-not-compile"), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("verdict: mechanical (2 untested-layer)\n"), std::string::npos)
+      << R.Stdout;
+
+  std::string Cu = M.NativeDir + "/attention/merge_attn_states_fp32.cu";
+  ASSERT_TRUE(fs::exists(Cu));
+  writeFile(Cu, readFile(Cu) + "static_assert(sizeof(float) == 2, \"edited by hand\");\n");
+  R = reviewBuild(M, {"--format", "json"});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  nlohmann::json J = R.json();
+  EXPECT_EQ(J["verdict"], "incomplete");
+  EXPECT_EQ(J["reasons"], nlohmann::json::array({"1 does-not-compile"}));
+  std::string Path = fs::relative(Cu, M.Box.Target).string();
+  nlohmann::json Failing;
+  for (const nlohmann::json &F : J["findings"])
+    if (F["kind"] == "does-not-compile")
+      Failing.push_back(F);
+  ASSERT_EQ(Failing.size(), 1u) << J.dump(2);
+  EXPECT_EQ(Failing[0]["path"], Path);
+  EXPECT_NE(Failing[0]["message"].get<std::string>().find("edited by hand"), std::string::npos)
+      << Failing[0];
+  const nlohmann::json &Build = J["build_check"];
+  EXPECT_EQ(Build["ran"], true);
+  EXPECT_EQ(Build["not_run_because"], "");
+  EXPECT_EQ(Build["gpu_arch"], "sm_90");
+  EXPECT_EQ(Build["compiling"], 4);
+  EXPECT_EQ(Build["total"], 5);
+  ASSERT_EQ(Build["tus"].size(), 5u);
+  for (const nlohmann::json &TU : Build["tus"]) {
+    EXPECT_EQ(TU["compiles"], TU["path"] != Path) << TU;
+    if (TU["path"] == Path) {
+      ASSERT_FALSE(TU["errors"].empty());
+      EXPECT_EQ(TU["errors"][0]["file"], Path);
+      EXPECT_GT(TU["errors"][0]["line"].get<unsigned>(), 0u);
+    }
+  }
+
+  // The text names the TU with its first error.
+  R = reviewBuild(M);
+  EXPECT_NE(R.Stdout.find("does-not-compile " + Path +
+                          ": nvcc (front end for sm_90) rejects it: " + Path + ":"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("build check (nvcc, front end for sm_90): 4 of 5 TUs compile\n"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("verdict: incomplete (1 does-not-compile)\n"), std::string::npos)
+      << R.Stdout;
+
+  // Without nvcc the check does not run, says so, and claims nothing.
+  std::string Toolkit = makeTempDir();
+  writeFile(Toolkit + "/include/cuda_runtime.h", "\n");
+  R = reviewBuild(M, {"--cuda-path", Toolkit, "--format", "json"}, {"PATH=/usr/bin:/bin"});
+  J = R.json();
+  EXPECT_EQ(J["build_check"]["ran"], false) << R.Stderr;
+  EXPECT_EQ(J["build_check"]["not_run_because"],
+            "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)");
+  EXPECT_EQ(J["verdict"], "mechanical"); // The placeholders; no claim about the build.
+  R = reviewBuild(M, {"--cuda-path", Toolkit}, {"PATH=/usr/bin:/bin"});
+  EXPECT_NE(R.Stdout.find("build check: not run (no nvcc (neither <cuda-path>/bin/nvcc nor on "
+                          "PATH))\n"),
+            std::string::npos)
+      << R.Stdout << R.Stderr;
 }
 
 } // namespace
