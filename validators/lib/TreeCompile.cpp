@@ -38,8 +38,8 @@ CompiledTU toCompiledTU(std::string Path, analyze::NvccVerdict Verdict, llvm::St
 std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
   std::vector<analyze::NvccCheckRequest> Requests;
   for (const std::string &TU : Request.TUs)
-    Requests.push_back(
-        {Request.Nvcc, Request.Root + "/" + TU, Request.Flags, Request.NvccFlags, Request.GpuArch});
+    Requests.push_back({Request.Nvcc, Request.Root + "/" + TU, Request.Flags, Request.NvccFlags,
+                        Request.GpuArch, analyze::NvccStage::FrontEnd, ""});
   std::vector<analyze::NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
   std::vector<CompiledTU> Results;
   for (size_t I = 0; I < Request.TUs.size(); ++I)
