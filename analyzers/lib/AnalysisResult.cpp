@@ -82,4 +82,9 @@ const char *toString(ExternalClass C) {
   return "unknown";
 }
 
+const std::vector<std::string> &AnalysisResult::nvccFlagsOf(const std::string &Path) const {
+  auto It = TUNvccFlags.find(Path);
+  return It != TUNvccFlags.end() ? It->second : UpstreamNvccFlags;
+}
+
 } // namespace opmig::analyze

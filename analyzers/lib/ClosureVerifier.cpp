@@ -130,7 +130,6 @@ private:
   llvm::Error copySliced(const std::string &File, const std::string &To) const;
   std::vector<CompileJob> jobsFor(const std::string &Scratch,
                                   const std::vector<std::string> &Files) const;
-  std::vector<std::string> nvccFlagsOf(const std::string &File) const;
   /// Compiles and links the given files in `Scratch`; fills `Report` when
   /// non-null. With `Reuse`, TUs outside `Rebuild` are not compiled again:
   /// their objects come from the earlier build in `Reuse`.
@@ -248,8 +247,9 @@ std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
     }
     std::string MainFile = Scratch + "/" + File;
     if (!Options.Nvcc.empty()) {
-      NvccCheckRequest Request{Options.Nvcc,   MainFile,          ScratchFlags,   nvccFlagsOf(File),
-                               Result.GpuArch, NvccStage::Object, MainFile + ".o"};
+      NvccCheckRequest Request{
+          Options.Nvcc,   MainFile,          ScratchFlags,   Result.nvccFlagsOf(File),
+          Result.GpuArch, NvccStage::Object, MainFile + ".o"};
       Jobs.push_back({File, "nvcc", nvccCheckCommand(Request), Request.ObjectFile});
       continue;
     }
@@ -270,11 +270,6 @@ std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
     }
   }
   return Jobs;
-}
-
-std::vector<std::string> Verifier::nvccFlagsOf(const std::string &File) const {
-  auto It = Result.TUNvccFlags.find(File);
-  return It != Result.TUNvccFlags.end() ? It->second : Result.UpstreamNvccFlags;
 }
 
 bool Verifier::build(const std::string &Scratch, const std::vector<std::string> &Files,

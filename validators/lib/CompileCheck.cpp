@@ -107,12 +107,10 @@ std::string Checker::buildsLike(const migrate::PlannedChange &Change) const {
 
 NvccCheckRequest Checker::frontEnd(const std::string &MainFile, std::vector<std::string> Flags,
                                    const std::string &UpstreamTU) const {
-  auto NvccFlags = R.Analysis.TUNvccFlags.find(UpstreamTU);
   return {Nvcc,
           MainFile,
           std::move(Flags),
-          NvccFlags != R.Analysis.TUNvccFlags.end() ? NvccFlags->second
-                                                    : R.Analysis.UpstreamNvccFlags,
+          R.Analysis.nvccFlagsOf(UpstreamTU),
           R.Analysis.GpuArch,
           analyze::NvccStage::FrontEnd,
           ""};

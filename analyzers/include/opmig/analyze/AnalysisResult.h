@@ -225,6 +225,9 @@ struct AnalysisResult {
   bool isPartial() const { return !PartialReasons.empty(); }
   /// The closure file at `Path` (relative), or null.
   const ClosureFile *file(const std::string &Path) const;
+  /// The nvcc language flags of the TU at `Path` (relative): its own,
+  /// else the upstream build's.
+  const std::vector<std::string> &nvccFlagsOf(const std::string &Path) const;
 };
 
 } // namespace opmig::analyze
