@@ -1,9 +1,10 @@
 #include "opmig/analyze/ClosureVerifier.h"
 
-#include "CapturedOutput.h"
-#include "opmig/analyze/NvccCheck.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/support/CapturedOutput.h"
+#include "opmig/support/NvccCheck.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -11,8 +11,10 @@
 
 #include "opmig/analyze/CompileFlags.h"
 
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/NvccOptions.h"
+#include "opmig/support/Paths.h"
 
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "llvm/ADT/ArrayRef.h"
@@ -42,26 +44,6 @@ namespace {
 using llvm::ArrayRef;
 using llvm::StringRef;
 
-/// `Path` made absolute against `Directory` and stripped of `.` and `..`.
-std::string absolutePath(StringRef Path, StringRef Directory) {
-  llvm::SmallString<256> Result;
-  if (!llvm::sys::path::is_absolute(Path))
-    Result = Directory;
-  llvm::sys::path::append(Result, Path);
-  llvm::sys::path::remove_dots(Result, /*remove_dot_dot=*/true);
-  return std::string(Result);
-}
-
-/// `Path` made absolute against the current directory: the parser runs in
-/// each TU's directory, where a relative path given on our command line
-/// would name something else.
-std::string absoluteFromCwd(StringRef Path) {
-  llvm::SmallString<256> Cwd;
-  if (llvm::sys::fs::current_path(Cwd))
-    return absolutePath(Path, "");
-  return absolutePath(Path, Cwd);
-}
-
 std::vector<std::string> splitList(StringRef List) {
   llvm::SmallVector<StringRef> Items;
   List.split(Items, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
@@ -71,112 +53,6 @@ std::vector<std::string> splitList(StringRef List) {
 //===----------------------------------------------------------------------===//
 // Stage 1: nvcc options to GCC-style arguments
 //===----------------------------------------------------------------------===//
-
-enum class NvccAction {
-  Drop,         ///< nvcc-only, and Clang has no equivalent.
-  NvccLanguage, ///< nvcc-only and changes what nvcc accepts: kept for nvcc checks.
-  Arch,
-  Code,
-  GenCode,
-  Rdc,
-  DeviceC, ///< `-dc` compiles for separate linking: relocatable device code.
-  FastMath,
-  HostArgs,
-  OptionsFile,
-  Language,
-  Std,
-  Define,
-  Undefine,
-  Include,
-  SystemInclude,
-  QuoteInclude,
-  PreInclude,
-  Optimize,
-};
-
-struct NvccOption {
-  StringRef Name; ///< Without dashes: nvcc takes one or two for any option.
-  bool TakesValue;
-  NvccAction Action;
-};
-
-constexpr NvccOption NvccOptions[] = {
-    {"arch", true, NvccAction::Arch},
-    {"gpu-architecture", true, NvccAction::Arch},
-    {"code", true, NvccAction::Code},
-    {"gpu-code", true, NvccAction::Code},
-    {"gencode", true, NvccAction::GenCode},
-    {"generate-code", true, NvccAction::GenCode},
-    {"rdc", true, NvccAction::Rdc},
-    {"relocatable-device-code", true, NvccAction::Rdc},
-    {"dc", false, NvccAction::DeviceC},
-    {"device-c", false, NvccAction::DeviceC},
-    {"use_fast_math", false, NvccAction::FastMath},
-    {"Xcompiler", true, NvccAction::HostArgs},
-    {"compiler-options", true, NvccAction::HostArgs},
-    {"optf", true, NvccAction::OptionsFile},
-    {"options-file", true, NvccAction::OptionsFile},
-    {"x", true, NvccAction::Language},
-    {"std", true, NvccAction::Std},
-    {"D", true, NvccAction::Define},
-    {"define-macro", true, NvccAction::Define},
-    {"U", true, NvccAction::Undefine},
-    {"undefine-macro", true, NvccAction::Undefine},
-    {"I", true, NvccAction::Include},
-    {"include-path", true, NvccAction::Include},
-    {"isystem", true, NvccAction::SystemInclude},
-    {"system-include", true, NvccAction::SystemInclude},
-    {"iquote", true, NvccAction::QuoteInclude},
-    {"include", true, NvccAction::PreInclude},
-    {"pre-include", true, NvccAction::PreInclude},
-    {"O", true, NvccAction::Optimize},
-    {"optimize", true, NvccAction::Optimize},
-    // Options for nvcc's own stages (device code generation, ptxas, the
-    // device linker, the host compiler's location) and its diagnostics.
-    {"expt-relaxed-constexpr", false, NvccAction::NvccLanguage},
-    {"expt-extended-lambda", false, NvccAction::NvccLanguage},
-    {"extended-lambda", false, NvccAction::NvccLanguage},
-    {"lineinfo", false, NvccAction::Drop},
-    {"generate-line-info", false, NvccAction::Drop},
-    {"G", false, NvccAction::Drop},
-    {"device-debug", false, NvccAction::Drop},
-    {"keep", false, NvccAction::Drop},
-    {"forward-unknown-to-host-compiler", false, NvccAction::Drop},
-    {"resource-usage", false, NvccAction::Drop},
-    {"display-error-number", false, NvccAction::Drop},
-    {"Xptxas", true, NvccAction::Drop},
-    {"ptxas-options", true, NvccAction::Drop},
-    {"Xcudafe", true, NvccAction::Drop},
-    {"Xnvlink", true, NvccAction::Drop},
-    {"nvlink-options", true, NvccAction::Drop},
-    {"Xlinker", true, NvccAction::Drop},
-    {"linker-options", true, NvccAction::Drop},
-    {"threads", true, NvccAction::Drop},
-    {"t", true, NvccAction::Drop},
-    {"ccbin", true, NvccAction::Drop},
-    {"compiler-bindir", true, NvccAction::Drop},
-    {"maxrregcount", true, NvccAction::Drop},
-    {"default-stream", true, NvccAction::Drop},
-    {"diag-suppress", true, NvccAction::Drop},
-    {"diag-error", true, NvccAction::Drop},
-    {"diag-warn", true, NvccAction::Drop},
-    // nvcc's -Werror takes nvcc's warning kinds (cross-execution-space-call,
-    // ...); a host -Werror would come through -Xcompiler.
-    {"Werror", true, NvccAction::Drop},
-    {"ftz", true, NvccAction::Drop},
-    {"prec-div", true, NvccAction::Drop},
-    {"prec-sqrt", true, NvccAction::Drop},
-    {"fmad", true, NvccAction::Drop},
-    {"static-global-template-stub", true, NvccAction::Drop},
-    // Before the glued -O<level> rule would turn these into a bad -O.
-    {"Ofc", true, NvccAction::Drop},
-    {"Ofast-compile", true, NvccAction::Drop},
-};
-
-const NvccOption *findNvccOption(StringRef Name) {
-  const auto *It = llvm::find_if(NvccOptions, [&](const NvccOption &O) { return O.Name == Name; });
-  return It == std::end(NvccOptions) ? nullptr : It;
-}
 
 /// The real (`sm_`) architecture a GPU name compiles for; none for names such
 /// as `native` or `all` that do not name one.
@@ -449,19 +325,6 @@ TUFlags cleanCommand(ArrayRef<std::string> Args, const std::string &Directory) {
 //===----------------------------------------------------------------------===//
 // Toolchain discovery
 //===----------------------------------------------------------------------===//
-
-std::string findCudaPath(const std::string &Option) {
-  std::string Candidate = Option;
-  if (Candidate.empty())
-    Candidate = llvm::sys::Process::GetEnv("CUDA_HOME").value_or("");
-  if (Candidate.empty())
-    Candidate = "/usr/local/cuda";
-  std::string Path = absoluteFromCwd(Candidate);
-  llvm::SmallString<256> Header(Path);
-  llvm::sys::path::append(Header, "include", "cuda_runtime.h");
-  return llvm::sys::fs::exists(Header) ? Path : "";
-}
-
 /// Directories named src, csrc or include under `Root`, sorted. Hidden
 /// directories (.git, editor and CI state) and symlinks are not walked: they
 /// hold no upstream headers, and links may lead out of the tree or loop.
@@ -483,21 +346,6 @@ std::vector<std::string> findSourceIncludeDirs(StringRef Root) {
 }
 
 } // namespace
-
-bool isNvccLanguageFlag(llvm::StringRef Flag) {
-  if (!Flag.starts_with("-"))
-    return false;
-  const NvccOption *Option = findNvccOption(Flag.ltrim('-'));
-  return Option && Option->Action == NvccAction::NvccLanguage;
-}
-
-bool isCudaArch(llvm::StringRef Arch) {
-  if (!Arch.consume_front("sm_"))
-    return false;
-  if (!Arch.consume_back("a"))
-    Arch.consume_back("f");
-  return Arch.size() >= 2 && llvm::all_of(Arch, [](char C) { return llvm::isDigit(C); });
-}
 
 TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv,
                                 const std::string &Directory) {
@@ -551,25 +399,6 @@ llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir)
     Result.ByFile.try_emplace(absolutePath(Command.Filename, Command.Directory),
                               normalizeCompileCommand(Command.CommandLine, Command.Directory));
   return Result;
-}
-
-ToolchainPaths findToolchain(const std::string &CudaPathOption,
-                             const std::vector<std::string> &TorchIncludeOption) {
-  ToolchainPaths Paths;
-  Paths.CudaPath = findCudaPath(CudaPathOption);
-  Paths.ResourceDir = OPMIG_CLANG_RESOURCE_DIR;
-  PythonEnvironment Python = probePythonEnvironment();
-  Paths.PythonIncludeDir = Python.IncludeDir;
-  Paths.Python = Python.Interpreter;
-  if (TorchIncludeOption.empty()) {
-    Paths.Torch = std::move(Python.Torch);
-  } else {
-    std::vector<std::string> Dirs;
-    llvm::transform(TorchIncludeOption, std::back_inserter(Dirs),
-                    [](const std::string &Dir) { return absoluteFromCwd(Dir); });
-    Paths.Torch = torchFromIncludeDirs(Dirs);
-  }
-  return Paths;
 }
 
 TUFlags inferFlags(const std::string &SourceRoot, const ToolchainPaths &Toolchain,

@@ -1,6 +1,6 @@
 #include "opmig/analyze/EntryResolver.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"

@@ -1,7 +1,7 @@
 #include "opmig/analyze/FactsCache.h"
 
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -1,7 +1,8 @@
 #include "opmig/analyze/SourceTree.h"
 
 #include "TreeLocations.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -18,17 +19,6 @@ namespace opmig::analyze {
 
 namespace fs = llvm::sys::fs;
 namespace path = llvm::sys::path;
-
-bool isTranslationUnitName(llvm::StringRef Path) {
-  llvm::StringRef Ext = path::extension(Path);
-  return Ext == ".cu" || Ext == ".cpp" || Ext == ".cc" || Ext == ".cxx";
-}
-
-bool isSourceFileName(llvm::StringRef Path) {
-  llvm::StringRef Ext = path::extension(Path);
-  return isTranslationUnitName(Path) || Ext == ".h" || Ext == ".cuh" || Ext == ".hpp" ||
-         Ext == ".hh" || Ext == ".hxx" || Ext == ".inl" || Ext == ".inc";
-}
 
 const SourceFile *SourceTree::find(const std::string &Path) const {
   auto It = std::lower_bound(Files.begin(), Files.end(), Path,

@@ -1,5 +1,7 @@
 #include "opmig/analyze/SymbolClosure.h"
 
+#include "opmig/support/SourceFiles.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 

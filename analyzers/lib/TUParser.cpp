@@ -3,6 +3,7 @@
 #include "ASTFactsCollector.h"
 #include "PPFactsRecorder.h"
 #include "TreeLocations.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
@@ -90,11 +91,6 @@ private:
 };
 
 } // namespace
-
-bool isCudaSource(const std::string &Path) {
-  llvm::StringRef Ext = llvm::sys::path::extension(Path);
-  return Ext == ".cu" || Ext == ".cuh";
-}
 
 std::vector<std::string> parseCommandLine(const ParseRequest &Request) {
   std::vector<std::string> Args = {"clang++"};

@@ -34,11 +34,6 @@ const std::string &TreeLocations::fileOf(clang::FileID FID) {
   return It->second;
 }
 
-bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
-  return Path.starts_with(Dir) &&
-         (Path.size() == Dir.size() || llvm::sys::path::is_separator(Path[Dir.size()]));
-}
-
 unsigned TreeLocations::lineOf(clang::SourceLocation Loc) const {
   return SM.getExpansionLineNumber(Loc);
 }

@@ -11,6 +11,7 @@
 #define OPMIG_ANALYZE_LIB_TREELOCATIONS_H
 
 #include "opmig/analyze/SourceTree.h"
+#include "opmig/support/Paths.h"
 
 #include "clang/Basic/SourceManager.h"
 #include "llvm/ADT/DenseMap.h"
@@ -40,9 +41,6 @@ private:
   TreeScope Scope;
   llvm::DenseMap<clang::FileID, std::string> Paths;
 };
-
-/// Whether `Path` is `Dir` or below it.
-bool isWithin(llvm::StringRef Path, llvm::StringRef Dir);
 
 /// Absolute, symlink-free form of `Path` (falls back to a lexically
 /// normalized absolute path when the file does not exist).

@@ -1,6 +1,6 @@
 #include "opmig/analyze/UpstreamBuildFlags.h"
 
-#include "CapturedOutput.h"
+#include "opmig/support/CapturedOutput.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -3,11 +3,11 @@
 #include "opmig/audit/Audit.h"
 
 #include "Git.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/Baseline.h"
 #include "opmig/audit/Checker.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/audit/Suppressions.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

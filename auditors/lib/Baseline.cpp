@@ -3,8 +3,8 @@
 #include "opmig/audit/Baseline.h"
 
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

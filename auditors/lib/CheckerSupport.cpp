@@ -2,7 +2,7 @@
 
 #include "CheckerSupport.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

@@ -2,10 +2,11 @@
 
 #include "DomainBuild.h"
 
-#include "opmig/analyze/CompileFlags.h"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/NvccCheck.h"
-#include "opmig/analyze/SourceTree.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/NvccCheck.h"
+#include "opmig/support/NvccOptions.h"
+#include "opmig/support/SourceFiles.h"
+#include "opmig/support/Toolchain.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,15 +23,15 @@ namespace fs = llvm::sys::fs;
 /// The domain's TUs on disk: migrated ones, then owned generated ones (a
 /// block in a target-owned file is never a TU). Missing ones are already
 /// `missing-file` findings.
-std::vector<std::string> domainTUs(const migrate::Manifest &M, const std::string &Target) {
+std::vector<std::string> domainTUs(const opmig::Manifest &M, const std::string &Target) {
   std::vector<std::string> TUs;
   auto Add = [&](const std::string &Path) {
-    if (analyze::isTranslationUnitName(Path) && fs::is_regular_file(Target + "/" + Path))
+    if (opmig::isTranslationUnitName(Path) && fs::is_regular_file(Target + "/" + Path))
       TUs.push_back(Path);
   };
-  for (const migrate::MigratedFileRecord &F : M.Files)
+  for (const opmig::MigratedFileRecord &F : M.Files)
     Add(F.TargetPath);
-  for (const migrate::GeneratedFileRecord &G : M.Generated)
+  for (const opmig::GeneratedFileRecord &G : M.Generated)
     if (G.Blocks.empty())
       Add(G.TargetPath);
   return TUs;
@@ -46,8 +47,8 @@ bool namesIncludeDir(const std::vector<std::string> &Args) {
 /// What the glue passes, then torch and Python, then what follows `--`.
 /// The standard is raised to what the torch found here demands: the one
 /// recorded is what the migration's torch (or stand-ins) asked for.
-std::vector<std::string> domainFlags(const migrate::BuildRecord &B, const std::string &Target,
-                                     const analyze::ToolchainPaths &Toolchain,
+std::vector<std::string> domainFlags(const opmig::BuildRecord &B, const std::string &Target,
+                                     const opmig::ToolchainPaths &Toolchain,
                                      const BuildCheckOptions &Options) {
   unsigned Standard = std::max(B.CxxStandard, Toolchain.Torch.CxxStandard);
   std::vector<std::string> Flags = {"-std=c++" + std::to_string(Standard)};
@@ -76,13 +77,13 @@ size_t BuildCheckResult::compiling() const {
 }
 
 llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options) {
-  if (!Options.GpuArch.empty() && !analyze::isCudaArch(Options.GpuArch))
+  if (!Options.GpuArch.empty() && !isCudaArch(Options.GpuArch))
     return inputError("invalid --gpu-arch '", Options.GpuArch,
                       "'; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
   return llvm::Error::success();
 }
 
-BuildCheckResult checkDomainBuilds(const migrate::Manifest &M, const std::string &TargetArg,
+BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &TargetArg,
                                    const std::optional<BuildCheckOptions> &Options) {
   BuildCheckResult Result;
   Result.Asked = Options.has_value();
@@ -97,9 +98,9 @@ BuildCheckResult checkDomainBuilds(const migrate::Manifest &M, const std::string
     Result.NotRunBecause = "the domain has no translation unit in the target";
   if (!Result.NotRunBecause.empty())
     return Result;
-  analyze::ToolchainPaths Toolchain =
-      analyze::findToolchain(Options->CudaPath, Options->TorchIncludeDirs);
-  Result.Nvcc = analyze::findNvcc(Toolchain.CudaPath);
+  opmig::ToolchainPaths Toolchain =
+      opmig::findToolchain(Options->CudaPath, Options->TorchIncludeDirs);
+  Result.Nvcc = opmig::findNvcc(Toolchain.CudaPath);
   if (Result.Nvcc.empty())
     Result.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
   else if (Toolchain.Torch.IncludeDirs.empty() && !namesIncludeDir(Options->ExtraArgs))
@@ -128,7 +129,7 @@ std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
   for (const validate::CompiledTU &TU : Build.TUs) {
     if (TU.Compiles)
       continue;
-    const analyze::CompilerError &First = TU.Errors.front();
+    const opmig::CompilerError &First = TU.Errors.front();
     std::string Where = First.File + (First.Line ? ":" + std::to_string(First.Line) : "");
     Findings.push_back(
         {ReviewKind::DoesNotCompile, TU.Path,

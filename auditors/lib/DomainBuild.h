@@ -13,7 +13,7 @@
 #define OPMIG_AUDIT_LIB_DOMAINBUILD_H
 
 #include "opmig/audit/Review.h"
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/Support/Error.h"
 
@@ -27,7 +27,7 @@ llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options);
 
 /// Runs the check, or says why it did not (not asked, no build record, no
 /// TU on disk, no nvcc, no torch headers). Never fails.
-BuildCheckResult checkDomainBuilds(const migrate::Manifest &M, const std::string &Target,
+BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &Target,
                                    const std::optional<BuildCheckOptions> &Options);
 
 /// A `does-not-compile` finding per TU that fails, with its first error.

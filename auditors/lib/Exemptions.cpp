@@ -2,9 +2,9 @@
 
 #include "Exemptions.h"
 
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RegexSyntax.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

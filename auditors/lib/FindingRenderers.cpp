@@ -3,8 +3,8 @@
 #include "opmig/audit/FindingRenderers.h"
 
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/JsonText.h"
 #include "opmig/audit/Suppressions.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

@@ -8,7 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "opmig/audit/Audit.h"
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -65,7 +66,7 @@ void computeFingerprints(const Repository &Repo, std::vector<Finding> &Findings)
     std::string Key = F.RuleId;
     for (const std::string &Part : {F.File, Text, std::to_string(Occurrence)})
       Key += std::string(1, '\0') + Part;
-    F.Fingerprint = migrate::sha256Hex(Key).substr(0, 16);
+    F.Fingerprint = opmig::sha256Hex(Key).substr(0, 16);
   }
 }
 

@@ -3,10 +3,11 @@
 #include "opmig/audit/Gate.h"
 
 #include "YamlJson.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RuleLoader.h"
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -42,7 +43,7 @@ void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutc
         Text.erase(At, Root.size() + 1);
       F.Message = "rule " + O.RuleId + " fails its fixtures: " + Text;
       F.Fix = "fix the rule or its annotated fixtures (opmig rules test " + F.File + ")";
-      F.Fingerprint = migrate::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
+      F.Fingerprint = opmig::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
       Combined.Findings.push_back(std::move(F));
     }
 }
@@ -81,7 +82,7 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
         F.Level = Severity::Warning;
       F.Message = std::string(toString(RF.Kind)) + " in domain " + Domain + ": " + RF.Message;
       F.Fix = "run opmig review --target . --domain " + Domain + " and fix what it reports";
-      F.Fingerprint = migrate::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
+      F.Fingerprint = opmig::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
       Result.Combined.Findings.push_back(std::move(F));
     }
     Result.Reviews.push_back(std::move(*Review));

@@ -6,9 +6,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "YamlJson.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/PathGlob.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

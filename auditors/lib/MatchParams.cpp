@@ -2,9 +2,9 @@
 
 #include "MatchParams.h"
 
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/Checker.h"
 #include "opmig/audit/RegexSyntax.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

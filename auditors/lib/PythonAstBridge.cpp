@@ -2,9 +2,9 @@
 
 #include "PythonAstBridge.h"
 
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
-#include "opmig/migrate/PythonHelper.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/PythonHelper.h"
 
 #include "llvm/Support/Program.h"
 
@@ -75,8 +75,8 @@ llvm::Expected<PythonAnswer> runPythonChecks(const std::vector<std::string> &Fil
     return inputError("python3 is not on PATH; the python rules read files through CPython's ast: "
                       "install python3 (3.8 or newer) or run without python rules");
   llvm::Expected<std::string> Answer =
-      migrate::runPythonHelper(*Python, ChecksScript, {}, dumpJson(requestOf(Files, Tasks)),
-                               HelperTimeoutSeconds, "the Python check helper (" + *Python + ")");
+      opmig::runPythonHelper(*Python, ChecksScript, {}, dumpJson(requestOf(Files, Tasks)),
+                             HelperTimeoutSeconds, "the Python check helper (" + *Python + ")");
   if (!Answer)
     return Answer.takeError();
   return parseAnswer(*Answer, Tasks.size());

@@ -3,7 +3,7 @@
 #include "opmig/audit/Repository.h"
 
 #include "Git.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -6,10 +6,11 @@
 #include "TargetFiles.h"
 #include "UpstreamNameLeaks.h"
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
-#include "opmig/migrate/Manifest.h"
-#include "opmig/migrate/TargetEdits.h"
+#include "opmig/support/BlockMarkers.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -42,11 +43,11 @@ std::string join(const std::string &Root, const std::string &Relative) {
 std::vector<std::string> findManifests(const std::string &Root,
                                        const std::vector<PathGlob> &Exclude) {
   return findTargetFiles(Root, "", Exclude,
-                         [](llvm::StringRef Name) { return Name == migrate::ManifestFileName; });
+                         [](llvm::StringRef Name) { return Name == opmig::ManifestFileName; });
 }
 
 struct Located {
-  migrate::Manifest M;
+  opmig::Manifest M;
   std::string Path; ///< Relative to the target.
 };
 
@@ -56,14 +57,14 @@ llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
     std::optional<std::string> Text = readText(join(Options.Target, Relative));
     if (!Text)
       continue;
-    llvm::Expected<migrate::Manifest> M = migrate::parseManifest(*Text, Relative);
+    llvm::Expected<opmig::Manifest> M = opmig::parseManifest(*Text, Relative);
     if (!M)
       return M.takeError();
     if (M->Domain == Options.Domain)
       Matches.push_back({std::move(*M), Relative});
   }
   if (Matches.empty())
-    return inputError("no ", migrate::ManifestFileName, " of domain '", Options.Domain, "' under ",
+    return inputError("no ", opmig::ManifestFileName, " of domain '", Options.Domain, "' under ",
                       Options.Target, "; was it migrated with opmig migrate?");
   if (Matches.size() > 1)
     return inputError("two manifests of domain '", Options.Domain, "': ", Matches[0].Path, " and ",
@@ -100,7 +101,7 @@ private:
   }
 
   void checkMigratedFiles() {
-    for (const migrate::MigratedFileRecord &F : L.M.Files) {
+    for (const opmig::MigratedFileRecord &F : L.M.Files) {
       std::optional<std::string> Text = readText(join(Options.Target, F.TargetPath));
       if (!Text) {
         add(ReviewKind::MissingFile, F.TargetPath,
@@ -116,7 +117,7 @@ private:
   }
 
   void checkGenerated() {
-    for (const migrate::GeneratedFileRecord &G : L.M.Generated) {
+    for (const opmig::GeneratedFileRecord &G : L.M.Generated) {
       std::optional<std::string> Text = readText(join(Options.Target, G.TargetPath));
       if (!Text) {
         add(ReviewKind::MissingFile, G.TargetPath,
@@ -124,18 +125,17 @@ private:
         continue;
       }
       if (G.Blocks.empty()) {
-        if (migrate::sha256Hex(*Text) != G.Sha256)
+        if (opmig::sha256Hex(*Text) != G.Sha256)
           add(ReviewKind::EditedGlue, G.TargetPath,
               "generated file edited by hand since the migration");
         continue;
       }
       for (const auto &[Id, Sha] : G.Blocks) {
-        std::optional<std::string> Block =
-            migrate::findGeneratedBlock(*Text, G.TargetPath, L.M.Domain, Id);
+        std::optional<std::string> Block = findGeneratedBlock(*Text, G.TargetPath, L.M.Domain, Id);
         if (!Block)
           add(ReviewKind::EditedGlue, G.TargetPath,
               "generated block " + L.M.Domain + ":" + Id + " is gone");
-        else if (migrate::sha256Hex(*Block) != Sha)
+        else if (opmig::sha256Hex(*Block) != Sha)
           add(ReviewKind::EditedGlue, G.TargetPath,
               "generated block " + L.M.Domain + ":" + Id + " edited by hand since the migration");
       }
@@ -146,9 +146,9 @@ private:
   /// generated: copied by hand, or left over from an earlier closure.
   void checkOverCopy() {
     std::set<std::string> Known{L.Path};
-    for (const migrate::MigratedFileRecord &F : L.M.Files)
+    for (const opmig::MigratedFileRecord &F : L.M.Files)
       Known.insert(F.TargetPath);
-    for (const migrate::GeneratedFileRecord &G : L.M.Generated)
+    for (const opmig::GeneratedFileRecord &G : L.M.Generated)
       Known.insert(G.TargetPath);
     std::string NativeDir = llvm::sys::path::parent_path(L.Path).str();
     for (const std::string &Path :
@@ -158,11 +158,11 @@ private:
   }
 
   void checkUpstream() {
-    for (const migrate::MigratedFileRecord &F : L.M.Files) {
+    for (const opmig::MigratedFileRecord &F : L.M.Files) {
       std::optional<std::string> Text = readText(join(Options.Source, F.UpstreamPath));
       if (!Text)
         add(ReviewKind::StaleProvenance, F.UpstreamPath, "no longer exists upstream");
-      else if (migrate::sha256Hex(*Text) != F.UpstreamSha256)
+      else if (opmig::sha256Hex(*Text) != F.UpstreamSha256)
         add(ReviewKind::StaleProvenance, F.UpstreamPath,
             "changed upstream since the migration (migrated as " + F.TargetPath + ")");
     }
@@ -172,7 +172,7 @@ private:
   /// missing, files it no longer needs are over-copied.
   void checkClosure(const std::set<std::string> &Fresh) {
     std::set<std::string> Recorded;
-    for (const migrate::MigratedFileRecord &F : L.M.Files) {
+    for (const opmig::MigratedFileRecord &F : L.M.Files) {
       Recorded.insert(F.UpstreamPath);
       if (!Fresh.count(F.UpstreamPath))
         add(ReviewKind::OverCopy, F.TargetPath,
@@ -190,29 +190,6 @@ private:
   std::optional<std::set<std::string>> Closure;
   std::vector<ReviewFinding> Findings;
 };
-
-/// The upstream files a migration of the manifest's entries would port
-/// now (registration files are regenerated, not ported); nullopt with the
-/// reason in `Why` when the analysis is partial.
-llvm::Expected<std::optional<std::set<std::string>>>
-recomputeClosure(const ReviewOptions &Options, const migrate::Manifest &M, std::string &Why) {
-  analyze::AnalyzeOptions Analyze = *Options.Recompute;
-  Analyze.SourceRoot = Options.Source;
-  Analyze.Entries = M.Entries;
-  llvm::Expected<analyze::AnalysisResult> Result = analyze::analyzeClosure(Analyze);
-  if (!Result)
-    return Result.takeError();
-  if (Result->isPartial()) {
-    Why = "the analysis of --source was partial (" + llvm::join(Result->PartialReasons, "; ") +
-          "); pass the Clang flags the migration used after --";
-    return std::nullopt;
-  }
-  std::set<std::string> Files;
-  for (const analyze::ClosureFile &F : Result->Files)
-    if (F.Role != analyze::FileRole::Registration)
-      Files.insert(F.Path);
-  return Files;
-}
 
 std::string countOf(const std::vector<ReviewFinding> &Findings, ReviewKind K) {
   size_t N = llvm::count_if(Findings, [&](const ReviewFinding &F) { return F.Kind == K; });
@@ -247,7 +224,7 @@ void judge(ReviewResult &R) {
 /// The spec whose layers the review requires: the manifest's, when the
 /// layers file knows it; otherwise none, so that every layer is (and `Why`
 /// says so). Never the profile's name: a copy keeps its spec.
-std::string requiredSpec(const migrate::Manifest &M, const ValidationLayers &Layers,
+std::string requiredSpec(const opmig::Manifest &M, const ValidationLayers &Layers,
                          const std::string &LayersFile, std::string &Why) {
   if (M.Spec.empty())
     Why = "the manifest names no spec (written by an older opmig); re-run opmig migrate with a "
@@ -265,7 +242,7 @@ llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewRe
     return Layers.takeError();
   std::string Spec = requiredSpec(L.M, *Layers, Options.LayersFile, R.AllLayersRequiredBecause);
   CoverageInput Input{Options.Target, L.M.Domain, Spec, {}, Options.Exclude};
-  for (const migrate::ManifestOp &Op : L.M.Ops)
+  for (const opmig::ManifestOp &Op : L.M.Ops)
     Input.Ops.push_back(Op.Name);
   llvm::Expected<std::vector<LayerCoverage>> Coverage = measureCoverage(Input, Layers->Layers);
   if (!Coverage)
@@ -338,12 +315,14 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   R.Profile = L->M.Profile;
   R.Spec = L->M.Spec;
   std::optional<std::set<std::string>> Closure;
-  if (!Options.Source.empty() && Options.Recompute) {
-    llvm::Expected<std::optional<std::set<std::string>>> Fresh =
-        recomputeClosure(Options, L->M, R.ClosureNotCompared);
+  if (!Options.Source.empty() && Options.FindClosure) {
+    llvm::Expected<UpstreamClosure> Fresh = Options.FindClosure(Options.Source, L->M.Entries);
     if (!Fresh)
       return Fresh.takeError();
-    Closure = std::move(*Fresh);
+    if (Fresh->NotComparedBecause.empty())
+      Closure = std::move(Fresh->Files);
+    else
+      R.ClosureNotCompared = std::move(Fresh->NotComparedBecause);
   }
   R.Findings = Reviewer(Options, *L, std::move(Closure)).run();
   if (!Options.LayersFile.empty())
@@ -362,7 +341,7 @@ std::vector<std::string> migratedDomains(const std::string &Target,
   std::set<std::string> Domains;
   for (const std::string &Relative : findManifests(Target, Exclude))
     if (std::optional<std::string> Text = readText(join(Target, Relative))) {
-      llvm::Expected<migrate::Manifest> M = migrate::parseManifest(*Text, Relative);
+      llvm::Expected<opmig::Manifest> M = opmig::parseManifest(*Text, Relative);
       if (M)
         Domains.insert(M->Domain);
       else
@@ -385,7 +364,7 @@ static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
   nlohmann::ordered_json TUs = nlohmann::ordered_json::array();
   for (const validate::CompiledTU &TU : Build.TUs) {
     nlohmann::ordered_json Errors = nlohmann::ordered_json::array();
-    for (const analyze::CompilerError &E : TU.Errors)
+    for (const opmig::CompilerError &E : TU.Errors)
       Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
     TUs.push_back({{"path", TU.Path}, {"compiles", TU.Compiles}, {"errors", Errors}});
   }

@@ -4,10 +4,10 @@
 
 #include "Exemptions.h"
 #include "YamlJson.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/Audit.h"
 #include "opmig/audit/Checker.h"
 #include "opmig/audit/PathGlob.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"

@@ -2,7 +2,7 @@
 
 #include "UpstreamNameLeaks.h"
 
-#include "opmig/analyze/SourceTree.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "clang/Basic/LangOptions.h"
 #include "clang/Lex/Lexer.h"
@@ -36,9 +36,9 @@ std::string repositoryName(llvm::StringRef Repo) {
 
 /// The old namespaces (first components, as spelled) the migration renamed
 /// away: those whose new name does not keep them.
-std::set<std::string> renamedNamespaces(const migrate::Manifest &M) {
+std::set<std::string> renamedNamespaces(const opmig::Manifest &M) {
   std::set<std::string> Names;
-  for (const migrate::NamespaceRename &R : M.Renames) {
+  for (const opmig::NamespaceRename &R : M.Renames) {
     std::vector<std::string> From = components(R.From), To = components(R.To);
     if (!From.empty() && R.From != R.To && !llvm::is_contained(To, From.front()))
       Names.insert(From.front());
@@ -48,7 +48,7 @@ std::set<std::string> renamedNamespaces(const migrate::Manifest &M) {
 
 /// The upstream names, lower-case: the renamed namespaces and the upstream
 /// repository's name.
-std::set<std::string> upstreamNames(const migrate::Manifest &M) {
+std::set<std::string> upstreamNames(const opmig::Manifest &M) {
   std::set<std::string> Names;
   for (const std::string &Namespace : renamedNamespaces(M))
     Names.insert(llvm::StringRef(Namespace).lower());
@@ -85,22 +85,22 @@ qualifiedUses(llvm::StringRef Text, const std::set<std::string> &Namespaces) {
 
 class LeakFinder {
 public:
-  LeakFinder(const migrate::Manifest &M, const std::string &Target, const std::string &ManifestPath)
+  LeakFinder(const opmig::Manifest &M, const std::string &Target, const std::string &ManifestPath)
       : M(M), Target(Target), ManifestPath(ManifestPath), Names(upstreamNames(M)),
         Namespaces(renamedNamespaces(M)) {}
 
   std::vector<NameLeak> run() {
-    for (const migrate::ManifestOp &Op : M.Ops)
+    for (const opmig::ManifestOp &Op : M.Ops)
       checkOp(Op);
-    for (const migrate::MigratedFileRecord &F : M.Files)
+    for (const opmig::MigratedFileRecord &F : M.Files)
       checkFile(F.TargetPath);
-    for (const migrate::GeneratedFileRecord &G : M.Generated)
+    for (const opmig::GeneratedFileRecord &G : M.Generated)
       checkFile(G.TargetPath);
     return std::move(Leaks);
   }
 
 private:
-  void checkOp(const migrate::ManifestOp &Op) {
+  void checkOp(const opmig::ManifestOp &Op) {
     llvm::SmallVector<llvm::StringRef> Words;
     llvm::StringRef(Op.Name).split(Words, '_', -1, /*KeepEmpty=*/false);
     for (llvm::StringRef Word : Words)
@@ -116,7 +116,7 @@ private:
   }
 
   void checkFile(const std::string &Relative) {
-    if (Namespaces.empty() || !analyze::isSourceFileName(Relative))
+    if (Namespaces.empty() || !opmig::isSourceFileName(Relative))
       return;
     llvm::SmallString<256> Path(Target);
     llvm::sys::path::append(Path, Relative);
@@ -129,7 +129,7 @@ private:
                            "`, which the migration renamed"});
   }
 
-  const migrate::Manifest &M;
+  const opmig::Manifest &M;
   const std::string &Target;
   const std::string &ManifestPath;
   std::set<std::string> Names;      ///< Lower-case words.
@@ -139,7 +139,7 @@ private:
 
 } // namespace
 
-std::vector<NameLeak> findUpstreamNameLeaks(const migrate::Manifest &M, const std::string &Target,
+std::vector<NameLeak> findUpstreamNameLeaks(const opmig::Manifest &M, const std::string &Target,
                                             const std::string &ManifestPath) {
   return LeakFinder(M, Target, ManifestPath).run();
 }

@@ -13,7 +13,7 @@
 #ifndef OPMIG_AUDIT_UPSTREAMNAMELEAKS_H
 #define OPMIG_AUDIT_UPSTREAMNAMELEAKS_H
 
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
 #include <string>
 #include <vector>
@@ -28,7 +28,7 @@ struct NameLeak {
 
 /// The leaks of the migration `M` in the target rooted at `Target`;
 /// `ManifestPath` locates the op-level ones.
-std::vector<NameLeak> findUpstreamNameLeaks(const migrate::Manifest &M, const std::string &Target,
+std::vector<NameLeak> findUpstreamNameLeaks(const opmig::Manifest &M, const std::string &Target,
                                             const std::string &ManifestPath);
 
 } // namespace opmig::audit

@@ -5,7 +5,7 @@
 #include "PythonAstBridge.h"
 #include "TargetFiles.h"
 #include "YamlJson.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

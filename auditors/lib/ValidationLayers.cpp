@@ -6,8 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "YamlJson.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

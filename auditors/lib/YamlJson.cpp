@@ -2,8 +2,8 @@
 
 #include "YamlJson.h"
 
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/SourceMgr.h"

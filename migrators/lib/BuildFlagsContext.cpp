@@ -1,5 +1,7 @@
 #include "BuildFlagsContext.h"
 
+#include "opmig/support/Paths.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -59,10 +61,6 @@ std::vector<std::string> closureIncludeDirs(const analyze::AnalysisResult &Analy
   return Dirs;
 }
 
-bool isBelow(StringRef Path, StringRef Dir) {
-  return Path.size() > Dir.size() && Path.starts_with(Dir) && Path[Dir.size()] == '/';
-}
-
 } // namespace
 
 std::vector<ThirdPartyDependency> thirdPartyDependencies(const analyze::AnalysisResult &Analysis,
@@ -85,7 +83,7 @@ std::vector<ThirdPartyDependency> thirdPartyDependencies(const analyze::Analysis
       // The include dir the header was found through: the longest that holds it.
       std::string Through;
       for (const std::string &Dir : IncludeDirs)
-        if ((Dir == Root || isBelow(Dir, Root)) && isBelow(Include.ResolvedPath, Dir) &&
+        if (isWithin(Dir, Root) && isBelow(Include.ResolvedPath, Dir) &&
             Dir.size() > Through.size())
           Through = Dir;
       std::string Mapped = TargetRoot + (Through.empty() ? "" : Through.substr(Root.size()));

@@ -12,8 +12,8 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/analyze/AnalysisResult.h"
-#include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/MigrationPlan.h"
+#include "opmig/support/Manifest.h"
 
 #include <map>
 #include <string>

@@ -1,6 +1,7 @@
 #include "opmig/migrate/FileLayout.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
@@ -36,10 +37,6 @@ std::string listFolders(const std::set<std::string> &Folders) {
   Shown.resize(Shown.size() - More);
   std::string Text = llvm::join(Shown, ", ");
   return More ? Text + " and " + std::to_string(More) + " more" : Text;
-}
-
-bool isUnder(llvm::StringRef File, llvm::StringRef Folder) {
-  return File.size() > Folder.size() + 1 && File.starts_with(Folder) && File[Folder.size()] == '/';
 }
 
 } // namespace
@@ -101,7 +98,7 @@ layoutFiles(const std::vector<std::string> &Files, const std::vector<std::string
   });
   Prefixes.erase(std::unique(Prefixes.begin(), Prefixes.end()), Prefixes.end());
   for (const std::string &Prefix : Prefixes)
-    if (llvm::none_of(Files, [&](const std::string &File) { return isUnder(File, Prefix); }))
+    if (llvm::none_of(Files, [&](const std::string &File) { return isBelow(File, Prefix); }))
       return inputError("--flatten ", Prefix,
                         ": no file the migration ports is under this folder; the folders "
                         "of the ported files: ",
@@ -114,7 +111,7 @@ layoutFiles(const std::vector<std::string> &Files, const std::vector<std::string
   std::map<std::string, std::string> Layout;
   std::map<std::string, std::pair<std::string, std::string>> Landed; // Path -> file, prefix.
   for (const std::string &File : Sorted) {
-    auto By = llvm::find_if(Prefixes, [&](const std::string &P) { return isUnder(File, P); });
+    auto By = llvm::find_if(Prefixes, [&](const std::string &P) { return isBelow(File, P); });
     std::string Root = By != Prefixes.end() ? *By : Common;
     std::string Below = Root.empty() ? File : File.substr(Root.size() + 1);
     auto [It, New] = Landed.try_emplace(Below, File, By != Prefixes.end() ? *By : "");

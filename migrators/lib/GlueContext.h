@@ -10,9 +10,9 @@
 #define OPMIG_MIGRATE_GLUECONTEXT_H
 
 #include "nlohmann/json.hpp"
-#include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/MigrationPlan.h"
 #include "opmig/migrate/OpSignature.h"
+#include "opmig/support/Manifest.h"
 
 #include <map>
 #include <string>

@@ -1,9 +1,9 @@
 #include "opmig/migrate/MigrationPlan.h"
 
 #include "CppNames.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/migrate/FileLayout.h"
 #include "opmig/migrate/TemplateRenderer.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

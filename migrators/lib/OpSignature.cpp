@@ -4,8 +4,8 @@
 #include "SchemaTypes.h"
 #include "TensorWrites.h"
 #include "UpstreamSchema.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/support/Errors.h"
 
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"

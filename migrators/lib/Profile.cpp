@@ -9,13 +9,13 @@
 
 #include "opmig/migrate/Profile.h"
 
-#include "BlockMarkers.h"
 #include "JsonLocations.h"
-#include "RelativePaths.h"
 #include "TemplateSyntax.h"
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/BlockMarkers.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

@@ -3,8 +3,8 @@
 #include "PythonAnchors.h"
 
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/Errors.h"
-#include "opmig/migrate/PythonHelper.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/PythonHelper.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"

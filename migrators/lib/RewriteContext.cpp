@@ -1,21 +1,13 @@
 #include "RewriteContext.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 namespace opmig::migrate {
-
-namespace {
-
-bool isWithin(llvm::StringRef Path, llvm::StringRef Dir) {
-  return !Dir.empty() && Path.starts_with(Dir) &&
-         (Path.size() == Dir.size() || llvm::sys::path::is_separator(Path[Dir.size()]));
-}
-
-} // namespace
 
 std::string realPathOf(llvm::StringRef Path) {
   llvm::SmallString<256> Real;

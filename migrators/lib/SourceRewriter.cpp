@@ -7,8 +7,9 @@
 #include "LeftoverScanner.h"
 #include "RewriteContext.h"
 #include "RewriteParse.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "llvm/Support/ThreadPool.h"
 
@@ -31,7 +32,7 @@ std::vector<std::string> flagsOf(const RewriteContext &Ctx, const std::string &T
 }
 
 void addSides(std::vector<ParseJob> &Jobs, ParseJob Job) {
-  bool Cuda = analyze::isCudaSource(Job.MainFile);
+  bool Cuda = opmig::isCudaSource(Job.MainFile);
   Jobs.push_back(Job);
   // `__CUDA_ARCH__` code is only seen by a device parse.
   if (Cuda) {
@@ -66,7 +67,7 @@ std::vector<ParseJob> probeJobs(const RewriteContext &Ctx,
         llvm::any_of(Records, [&](const ParseRecord &R) { return R.Files.count(File.Upstream); });
     if (Seen)
       continue;
-    bool Cuda = analyze::isCudaSource(File.Upstream) || analyze::isCudaSource(FirstTU);
+    bool Cuda = opmig::isCudaSource(File.Upstream) || opmig::isCudaSource(FirstTU);
     std::string Probe = Ctx.sourceRoot() + (Cuda ? "/.opmig-probe.cu" : "/.opmig-probe.cpp");
     addSides(Jobs, {File.Upstream, Probe, flagsOf(Ctx, FirstTU), ParseSide::Host,
                     "#include \"" + File.RealPath + "\"\n"});

@@ -1,10 +1,11 @@
 #include "opmig/migrate/StagedWriter.h"
 
-#include "RelativePaths.h"
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/Manifest.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"

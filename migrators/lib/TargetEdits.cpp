@@ -9,11 +9,11 @@
 
 #include "opmig/migrate/TargetEdits.h"
 
-#include "BlockMarkers.h"
 #include "PythonAnchors.h"
-#include "RelativePaths.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/migrate/TemplateRenderer.h"
+#include "opmig/support/BlockMarkers.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -574,31 +574,6 @@ llvm::Error checkTargetConvention(const Profile &P, const json &Context,
   return inputError("the target ", TargetRoot, " does not follow the ", P.Name, " convention (",
                     std::to_string(Gaps->size()), Gaps->size() == 1 ? " gap" : " gaps", "):", List,
                     "\n", Advice);
-}
-
-std::optional<std::string> findGeneratedBlock(const std::string &FileContent,
-                                              const std::string &Path, const std::string &Domain,
-                                              const std::string &Id) {
-  std::optional<CommentSyntax> Syntax = commentSyntaxFor(Path);
-  if (!Syntax)
-    return std::nullopt;
-  std::string Key = Domain + ":" + Id;
-  FileLines File = FileLines::split(FileContent);
-  llvm::Expected<std::optional<BlockRange>> Block = findMarkedBlock(File, *Syntax, Key, Path);
-  if (!Block) {
-    // A damaged block is no block: the caller re-renders and reports it.
-    llvm::consumeError(Block.takeError());
-    return std::nullopt;
-  }
-  if (*Block)
-    return markedBlockContent(File, **Block);
-  std::vector<size_t> Rows = findMarkedRows(File, Key);
-  if (Rows.empty())
-    return std::nullopt;
-  std::string Content;
-  for (size_t Row : Rows)
-    Content += unmarkTableRow(File.text(Row), Key) + File.Eol;
-  return Content;
 }
 
 } // namespace opmig::migrate

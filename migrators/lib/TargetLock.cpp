@@ -2,7 +2,7 @@
 
 #include "opmig/migrate/TargetLock.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include <cerrno>
 #include <cstring>

@@ -9,8 +9,8 @@
 #include "opmig/migrate/TemplateRenderer.h"
 
 #include "TemplateSyntax.h"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"

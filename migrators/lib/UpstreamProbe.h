@@ -9,7 +9,7 @@
 #ifndef OPMIG_MIGRATE_UPSTREAMPROBE_H
 #define OPMIG_MIGRATE_UPSTREAMPROBE_H
 
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
 #include <string>
 

@@ -13,7 +13,7 @@
 #include "opmig/analyze/ClosureVerifier.h"
 
 #include "opmig/analyze/Analyzer.h"
-#include "opmig/analyze/NvccCheck.h"
+#include "opmig/support/NvccCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

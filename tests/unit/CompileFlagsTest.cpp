@@ -2,8 +2,8 @@
 
 #include "opmig/analyze/CompileFlags.h"
 
-#include "opmig/analyze/Errors.h"
 #include "opmig/analyze/UpstreamBuildFlags.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 #include <optional>
 
+using namespace opmig;
 using namespace opmig::analyze;
 
 namespace {

@@ -7,10 +7,11 @@
 
 #include "opmig/analyze/EntryResolver.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::analyze;
 
 namespace {

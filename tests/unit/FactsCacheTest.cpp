@@ -18,6 +18,7 @@
 #include <filesystem>
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::analyze;
 
 namespace {

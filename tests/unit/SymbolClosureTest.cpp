@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::analyze;
 
 namespace {

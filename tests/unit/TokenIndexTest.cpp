@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::analyze;
 
 namespace {

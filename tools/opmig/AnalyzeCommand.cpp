@@ -5,8 +5,8 @@
 #include "OutputFile.h"
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
-#include "opmig/analyze/JsonText.h"
-#include "opmig/analyze/NvccCheck.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/NvccCheck.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -35,7 +35,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
     Verify.KeepScratch = Args.KeepScratch;
     Verify.Jobs = Options.Jobs;
     if (Options.JudgeWithNvcc)
-      Verify.Nvcc = analyze::findNvcc(Result->CudaPath);
+      Verify.Nvcc = opmig::findNvcc(Result->CudaPath);
     Verify.ClangBecause = !Options.JudgeWithNvcc ? "--no-nvcc"
                                                  : "no nvcc (neither <cuda-path>/bin/nvcc nor on "
                                                    "PATH)";

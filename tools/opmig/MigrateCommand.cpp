@@ -3,11 +3,11 @@
 #include "ExitCodes.h"
 #include "MigrationReport.h"
 #include "UnifiedDiff.h"
-#include "opmig/analyze/JsonText.h"
 #include "opmig/migrate/MigrationPlan.h"
 #include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/StagedWriter.h"
 #include "opmig/migrate/TargetLock.h"
+#include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -106,7 +106,7 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   Options.ProfilesDir = builtinProfilesDir();
   Options.ToolVersion = OPMIG_VERSION;
   for (const std::string &Spec : Args.Renames) {
-    llvm::Expected<migrate::NamespaceRename> Rename = migrate::parseNamespaceRename(Spec);
+    llvm::Expected<opmig::NamespaceRename> Rename = migrate::parseNamespaceRename(Spec);
     if (!Rename)
       return reportError(Rename.takeError());
     Options.Renames.push_back(*Rename);

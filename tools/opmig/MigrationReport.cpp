@@ -88,7 +88,7 @@ json compileCheckJson(const validate::CompileCheckReport &Check) {
   json TUs = json::array();
   for (const validate::TUCompile &TU : Check.TUs) {
     json Errors = json::array();
-    for (const analyze::CompilerError &E : TU.Errors)
+    for (const opmig::CompilerError &E : TU.Errors)
       Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
     TUs.push_back({{"path", TU.Path},
                    {"upstream_path", TU.UpstreamPath},
@@ -114,7 +114,7 @@ void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_o
   for (const validate::TUCompile &TU : Check.TUs) {
     if (TU.Compiles)
       continue;
-    const analyze::CompilerError &First = TU.Errors.front();
+    const opmig::CompilerError &First = TU.Errors.front();
     OS << "  " << (TU.addsErrors() ? "error" : "note") << ": " << TU.Path << ": " << First.File
        << ":" << First.Line << ": " << First.Message << " ("
        << (TU.UpstreamPath.empty() ? "generated glue"
@@ -127,7 +127,7 @@ void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_o
 
 json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckReport &Check,
                          MigrationOutcome Outcome, bool Forced) {
-  const migrate::Manifest &M = R.NewManifest;
+  const opmig::Manifest &M = R.NewManifest;
   json Ops = json::array();
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     const migrate::OpSignature &Sig = R.Ops[I];
@@ -159,7 +159,7 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
                           {"headers", Party.Headers},
                           {"present", Party.Present}});
   json Renames = json::array();
-  for (const migrate::NamespaceRename &Rename : R.Plan.Renames)
+  for (const opmig::NamespaceRename &Rename : R.Plan.Renames)
     Renames.push_back({{"from", Rename.From}, {"to", Rename.To}});
   return {{"schema", MigrateSchemaVersion},
           {"outcome", toString(Outcome)},
@@ -190,7 +190,7 @@ std::string renderMigrationText(const MigrationResult &R, const validate::Compil
                                 MigrationOutcome Outcome, bool Forced, bool Verbose) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);
-  const migrate::UpstreamInfo &Up = R.NewManifest.Upstream;
+  const opmig::UpstreamInfo &Up = R.NewManifest.Upstream;
   OS << "migrate " << R.Plan.Ops.size() << " op" << (R.Plan.Ops.size() == 1 ? "" : "s") << " into "
      << R.Plan.NativeDir << " (profile "
      << R.NewManifest.Profile

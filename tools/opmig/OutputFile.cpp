@@ -1,6 +1,6 @@
 #include "OutputFile.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"

@@ -1,6 +1,6 @@
 #include "Commands.h"
 #include "ExitCodes.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 namespace opmig {
 

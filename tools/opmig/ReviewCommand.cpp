@@ -11,12 +11,13 @@
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "OutputFile.h"
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/FindingRenderers.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/Review.h"
 #include "opmig/audit/RuleLoader.h"
+#include "opmig/support/Errors.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -124,12 +125,38 @@ audit::BuildCheckOptions buildCheckOptions(const analyze::AnalyzeOptions &Analys
   return Build;
 }
 
+/// The review's closure comparison: an analysis of the upstream with the
+/// toolchain options and the Clang arguments after `--`.
+audit::ClosureFinder closureFinder(const analyze::AnalyzeOptions &Analysis) {
+  return [Analysis](
+             const std::string &Source,
+             const std::vector<std::string> &Entries) -> llvm::Expected<audit::UpstreamClosure> {
+    analyze::AnalyzeOptions Options = Analysis;
+    Options.SourceRoot = Source;
+    Options.Entries = Entries;
+    llvm::Expected<analyze::AnalysisResult> Result = analyze::analyzeClosure(Options);
+    if (!Result)
+      return Result.takeError();
+    audit::UpstreamClosure Closure;
+    if (Result->isPartial()) {
+      Closure.NotComparedBecause = "the analysis of --source was partial (" +
+                                   llvm::join(Result->PartialReasons, "; ") +
+                                   "); pass the Clang flags the migration used after --";
+      return Closure;
+    }
+    for (const analyze::ClosureFile &F : Result->Files)
+      if (F.Role != analyze::FileRole::Registration)
+        Closure.Files.insert(F.Path);
+    return Closure;
+  };
+}
+
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
   AnalysisFlags Analysis = Args.Analysis;
   finishAnalysisOptions(Analysis, PassThrough);
   if (!Options.Source.empty())
-    Options.Recompute = Analysis.Options;
+    Options.FindClosure = closureFinder(Analysis.Options);
   if (!Args.NoCompileCheck)
     Options.BuildCheck = buildCheckOptions(Analysis.Options);
   for (const std::string &Glob : Args.Exclude) {

@@ -12,7 +12,7 @@
 
 #include "Commands.h"
 #include "ExitCodes.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"

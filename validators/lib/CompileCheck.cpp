@@ -1,6 +1,7 @@
 #include "opmig/validate/CompileCheck.h"
 
-#include "opmig/analyze/SourceTree.h"
+#include "opmig/support/Paths.h"
+#include "opmig/support/SourceFiles.h"
 #include "opmig/validate/TreeCompile.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -12,8 +13,6 @@
 namespace opmig::validate {
 
 namespace fs = llvm::sys::fs;
-using analyze::NvccCheckRequest;
-using analyze::NvccVerdict;
 using llvm::StringRef;
 
 bool CompileCheckReport::addsErrors() const {
@@ -21,10 +20,6 @@ bool CompileCheckReport::addsErrors() const {
 }
 
 namespace {
-
-bool isBelow(StringRef Path, StringRef Dir) {
-  return Path.size() > Dir.size() && Path.starts_with(Dir) && Path[Dir.size()] == '/';
-}
 
 class Checker {
 public:
@@ -84,11 +79,11 @@ llvm::Error Checker::makeScratch() {
 /// ones (torch, Python) stay.
 std::string Checker::mapIncludeDir(StringRef Dir) const {
   const std::string &Root = R.Analysis.SourceRoot;
-  if (Dir != Root && !isBelow(Dir, Root))
+  if (!isWithin(Dir, Root))
     return Dir.str();
   for (const migrate::ThirdPartyDependency &Party : R.ThirdParty) {
     std::string Upstream = Root + "/" + Party.UpstreamDir;
-    if (Dir == Upstream || isBelow(Dir, Upstream))
+    if (isWithin(Dir, Upstream))
       return Scratch + "/" + Party.TargetDir + Dir.drop_front(Upstream.size()).str();
   }
   return "";
@@ -112,7 +107,7 @@ NvccCheckRequest Checker::frontEnd(const std::string &MainFile, std::vector<std:
           std::move(Flags),
           R.Analysis.nvccFlagsOf(UpstreamTU),
           R.Analysis.GpuArch,
-          analyze::NvccStage::FrontEnd,
+          opmig::NvccStage::FrontEnd,
           ""};
 }
 
@@ -179,7 +174,7 @@ void Checker::compareWithUpstream(std::vector<TUCompile> &TUs) const {
 /// upstream's build cannot compile either), that error is not the glue's.
 void Checker::blameSharedErrors(std::vector<TUCompile> &TUs) {
   auto SameFirstError = [](const TUCompile &A, const TUCompile &B) {
-    const analyze::CompilerError &X = A.Errors.front(), &Y = B.Errors.front();
+    const opmig::CompilerError &X = A.Errors.front(), &Y = B.Errors.front();
     return X.File == Y.File && X.Line == Y.Line && X.Message == Y.Message;
   };
   for (TUCompile &Glue : TUs) {
@@ -198,15 +193,14 @@ void Checker::blameSharedErrors(std::vector<TUCompile> &TUs) {
 
 CompileCheckReport Checker::run() {
   CompileCheckReport Report;
-  Nvcc = analyze::findNvcc(R.Analysis.CudaPath);
+  Nvcc = opmig::findNvcc(R.Analysis.CudaPath);
   if (Nvcc.empty()) {
     Report.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
     return Report;
   }
   std::vector<const migrate::PlannedChange *> TUs;
   for (const migrate::PlannedChange &Change : R.Changes)
-    if (Change.Action != migrate::ChangeAction::Remove &&
-        analyze::isTranslationUnitName(Change.Path))
+    if (Change.Action != migrate::ChangeAction::Remove && opmig::isTranslationUnitName(Change.Path))
       TUs.push_back(&Change);
   if (TUs.empty()) {
     Report.NotRunBecause = "the migration writes no translation unit";

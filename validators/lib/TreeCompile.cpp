@@ -7,14 +7,14 @@
 
 namespace opmig::validate {
 
-std::vector<analyze::NvccVerdict>
-checkAllWithNvcc(const std::vector<analyze::NvccCheckRequest> &Requests, unsigned Jobs) {
-  std::vector<analyze::NvccVerdict> Verdicts(Requests.size());
+std::vector<opmig::NvccVerdict>
+checkAllWithNvcc(const std::vector<opmig::NvccCheckRequest> &Requests, unsigned Jobs) {
+  std::vector<opmig::NvccVerdict> Verdicts(Requests.size());
   if (Requests.empty())
     return Verdicts;
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Requests.size(); ++I)
-    Pool.async([&, I] { Verdicts[I] = analyze::checkWithNvcc(Requests[I]); });
+    Pool.async([&, I] { Verdicts[I] = opmig::checkWithNvcc(Requests[I]); });
   Pool.wait();
   return Verdicts;
 }
@@ -25,9 +25,9 @@ std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root) {
   return Path.str();
 }
 
-CompiledTU toCompiledTU(std::string Path, analyze::NvccVerdict Verdict, llvm::StringRef Root) {
+CompiledTU toCompiledTU(std::string Path, opmig::NvccVerdict Verdict, llvm::StringRef Root) {
   CompiledTU TU{std::move(Path), Verdict.Accepted, std::move(Verdict.Errors)};
-  for (analyze::CompilerError &Error : TU.Errors)
+  for (opmig::CompilerError &Error : TU.Errors)
     Error.File = relativeToRoot(Error.File, Root);
   // Without a parsable error a failure would otherwise say nothing.
   if (!Verdict.Ran || (!Verdict.Accepted && TU.Errors.empty()))
@@ -36,11 +36,11 @@ CompiledTU toCompiledTU(std::string Path, analyze::NvccVerdict Verdict, llvm::St
 }
 
 std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
-  std::vector<analyze::NvccCheckRequest> Requests;
+  std::vector<opmig::NvccCheckRequest> Requests;
   for (const std::string &TU : Request.TUs)
     Requests.push_back({Request.Nvcc, Request.Root + "/" + TU, Request.Flags, Request.NvccFlags,
-                        Request.GpuArch, analyze::NvccStage::FrontEnd, ""});
-  std::vector<analyze::NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
+                        Request.GpuArch, opmig::NvccStage::FrontEnd, ""});
+  std::vector<opmig::NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
   std::vector<CompiledTU> Results;
   for (size_t I = 0; I < Request.TUs.size(); ++I)
     Results.push_back(toCompiledTU(Request.TUs[I], std::move(Verdicts[I]), Request.Root));

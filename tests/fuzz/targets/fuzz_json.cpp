@@ -2,7 +2,7 @@
 // guard in front of the compile-database reader; whatever parses must dump
 // without throwing, even with bytes that are not UTF-8.
 #include "FuzzSupport.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/JsonText.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);

@@ -1,12 +1,11 @@
 // parseManifest: a manifest is read from the target, where anyone may edit
 // it; an accepted one never names a path outside the target.
 #include "FuzzSupport.h"
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
-  llvm::Expected<opmig::migrate::Manifest> M =
-      opmig::migrate::parseManifest(Text, "opmig-manifest.json");
+  llvm::Expected<opmig::Manifest> M = opmig::parseManifest(Text, "opmig-manifest.json");
   if (!M) {
     llvm::consumeError(M.takeError());
     return 0;
@@ -15,6 +14,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     if (!opmig::fuzz::isPlainRelative(F.TargetPath) ||
         !opmig::fuzz::isPlainRelative(F.UpstreamPath))
       std::abort();
-  (void)opmig::migrate::serializeManifest(*M);
+  (void)opmig::serializeManifest(*M);
   return 0;
 }

@@ -2,7 +2,7 @@
 // .opmig.yaml (aliases, nesting, several documents, odd bytes).
 #include "FuzzSupport.h"
 #include "YamlJson.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/JsonText.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);

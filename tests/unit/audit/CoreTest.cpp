@@ -1,6 +1,5 @@
 //===- CoreTest.cpp - Rules, globs, suppressions, baselines, renderers ----===//
 
-#include "opmig/analyze/Errors.h"
 #include "opmig/audit/Audit.h"
 #include "opmig/audit/Baseline.h"
 #include "opmig/audit/Checker.h"
@@ -11,6 +10,7 @@
 #include "opmig/audit/RuleTests.h"
 #include "opmig/audit/Suppressions.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/support/Errors.h"
 
 #include <filesystem>
 #include <fstream>

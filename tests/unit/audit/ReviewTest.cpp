@@ -8,10 +8,12 @@
 
 #include "opmig/audit/Review.h"
 
-#include "opmig/analyze/NvccCheck.h"
 #include "opmig/audit/Gate.h"
-#include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/TargetEdits.h"
+#include "opmig/support/BlockMarkers.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/Manifest.h"
+#include "opmig/support/NvccCheck.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -60,7 +62,7 @@ Migration makeMigration() {
   writeFile(Mig.Target + "/csrc/kernels/rope/rope.cu", MigratedRope);
   writeFile(Mig.Target + "/csrc/kernels/rope/binding.cpp", Binding);
   writeFile(Mig.Target + "/pkg/__init__.py", InitPy);
-  migrate::Manifest M;
+  opmig::Manifest M;
   M.Domain = "rope";
   M.Profile = "generic";
   M.Spec = "generic";
@@ -68,14 +70,14 @@ Migration makeMigration() {
   M.Upstream.Repo = "up";
   M.Upstream.Commit = "abc123";
   M.Entries = {"rope_kernel"};
-  M.Files.push_back({"csrc/rope.cu", "csrc/kernels/rope/rope.cu", migrate::sha256Hex(UpstreamRope),
-                     migrate::sha256Hex(MigratedRope)});
-  M.Generated.push_back({"csrc/kernels/rope/binding.cpp", migrate::sha256Hex(Binding), {}});
+  M.Files.push_back({"csrc/rope.cu", "csrc/kernels/rope/rope.cu", opmig::sha256Hex(UpstreamRope),
+                     opmig::sha256Hex(MigratedRope)});
+  M.Generated.push_back({"csrc/kernels/rope/binding.cpp", opmig::sha256Hex(Binding), {}});
   std::optional<std::string> Block =
-      migrate::findGeneratedBlock(InitPy, "pkg/__init__.py", "rope", "reexport");
+      opmig::findGeneratedBlock(InitPy, "pkg/__init__.py", "rope", "reexport");
   EXPECT_TRUE(Block.has_value());
-  M.Generated.push_back({"pkg/__init__.py", "", {{"reexport", migrate::sha256Hex(*Block)}}});
-  writeFile(Mig.Target + "/csrc/kernels/rope/opmig-manifest.json", migrate::serializeManifest(M));
+  M.Generated.push_back({"pkg/__init__.py", "", {{"reexport", opmig::sha256Hex(*Block)}}});
+  writeFile(Mig.Target + "/csrc/kernels/rope/opmig-manifest.json", opmig::serializeManifest(M));
   return Mig;
 }
 
@@ -100,10 +102,10 @@ ReviewResult review(const Migration &Mig, bool WithSource = true) {
 /// Rewrites the manifest of `Mig` through `Edit`.
 template <typename Fn> void editManifest(const Migration &Mig, Fn Edit) {
   std::string Path = Mig.Target + "/csrc/kernels/rope/opmig-manifest.json";
-  llvm::Expected<migrate::Manifest> M = migrate::parseManifest(readFile(Path), Path);
+  llvm::Expected<opmig::Manifest> M = opmig::parseManifest(readFile(Path), Path);
   ASSERT_TRUE(static_cast<bool>(M)) << llvm::toString(M.takeError());
   Edit(*M);
-  writeFile(Path, migrate::serializeManifest(*M));
+  writeFile(Path, opmig::serializeManifest(*M));
 }
 
 /// Four layers, required by the generic spec except `module`.
@@ -152,7 +154,7 @@ void writeTests(const Migration &Mig) {
             "def test_gelu_reference():\n"
             "    torch.testing.assert_close(gelu(torch.ones(1)), torch.ones(1))\n");
   writeFile(Mig.Target + "/layers.yaml", Layers);
-  editManifest(Mig, [](migrate::Manifest &M) {
+  editManifest(Mig, [](opmig::Manifest &M) {
     M.Ops.push_back({"rope", "demo::rope::rope", "rope", "(Tensor x) -> Tensor", true});
   });
 }
@@ -257,7 +259,7 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
 
 TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
   Migration Mig = makeMigration();
-  editManifest(Mig, [](migrate::Manifest &M) {
+  editManifest(Mig, [](opmig::Manifest &M) {
     M.Upstream.Repo = "https://github.com/vllm-project/vllm.git";
     M.Renames = {{"vllm", "demo::rope"}, {"demo", "demo"}};
     M.Ops.push_back({"vllm_rope", "demo::rope::rope", "rope", "(Tensor x) -> Tensor", true});
@@ -334,12 +336,12 @@ std::vector<bool> requiredFlags(const ReviewResult &R) {
 TEST(ReviewTest, ACopiedProfileKeepsItsSpecsLayers) {
   Migration Mig = makeMigration();
   writeTests(Mig);
-  ReviewResult R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Profile = "my-generic-copy"; });
+  ReviewResult R = coverageAfter(Mig, [](opmig::Manifest &M) { M.Profile = "my-generic-copy"; });
   EXPECT_EQ(requiredFlags(R), (std::vector<bool>{true, true, true, false}));
   EXPECT_EQ(R.Outcome, Verdict::Mechanical) << renderReviewText(R);
   EXPECT_EQ(R.AllLayersRequiredBecause, "");
   // Another known spec: only what it requires (nothing, in this file).
-  R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Spec = "other"; });
+  R = coverageAfter(Mig, [](opmig::Manifest &M) { M.Spec = "other"; });
   EXPECT_EQ(requiredFlags(R), (std::vector<bool>{false, false, false, false}));
   EXPECT_EQ(R.Outcome, Verdict::Thoughtful) << renderReviewText(R);
 }
@@ -350,7 +352,7 @@ TEST(ReviewTest, ACopiedProfileKeepsItsSpecsLayers) {
 TEST(ReviewTest, NoSpecOrAnUnknownOneRequiresEveryLayer) {
   Migration Mig = makeMigration();
   writeTests(Mig);
-  ReviewResult R = coverageAfter(Mig, [](migrate::Manifest &M) { M.Spec = ""; });
+  ReviewResult R = coverageAfter(Mig, [](opmig::Manifest &M) { M.Spec = ""; });
   EXPECT_EQ(requiredFlags(R), (std::vector<bool>{true, true, true, true}));
   EXPECT_NE(renderReviewText(R).find("note: every validation layer is required: the manifest "
                                      "names no spec (written by an older opmig); re-run opmig "
@@ -360,7 +362,7 @@ TEST(ReviewTest, NoSpecOrAnUnknownOneRequiresEveryLayer) {
   EXPECT_NE(renderReviewText(R).find("  module        required  no test\n"), std::string::npos);
   EXPECT_EQ(R.Reasons, std::vector<std::string>{"2 untested-layer"});
 
-  R = coverageAfter(Mig, [](migrate::Manifest &M) {
+  R = coverageAfter(Mig, [](opmig::Manifest &M) {
     M.Profile = "my-copy";
     M.Spec = "cache-dit-typo";
   });
@@ -416,8 +418,8 @@ TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {
 /// Records what the glue builds with, as `opmig migrate` does: a define
 /// the migrated TU checks, and the include root.
 void recordBuild(const Migration &Mig) {
-  editManifest(Mig, [](migrate::Manifest &M) {
-    M.Build = migrate::BuildRecord{17, {"-DROPE_SCALE=2"}, {"csrc/kernels"}, {}, "sm_90"};
+  editManifest(Mig, [](opmig::Manifest &M) {
+    M.Build = opmig::BuildRecord{17, {"-DROPE_SCALE=2"}, {"csrc/kernels"}, {}, "sm_90"};
   });
 }
 
@@ -431,7 +433,7 @@ ReviewOptions withBuildCheck(const Migration &Mig) {
   return Options;
 }
 
-bool haveNvcc() { return !analyze::findNvcc("/usr/local/cuda").empty(); }
+bool haveNvcc() { return !opmig::findNvcc("/usr/local/cuda").empty(); }
 
 TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   if (!haveNvcc())
@@ -445,7 +447,7 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
             "// Migrated by opmig from up at abc123: csrc/scale.h\n#pragma once\n");
   writeFile(Rope, std::string(MigratedRope) + "#include \"rope/scale.h\"\n"
                                               "static_assert(ROPE_SCALE == 2, \"define\");\n");
-  editManifest(Mig, [](migrate::Manifest &M) {
+  editManifest(Mig, [](opmig::Manifest &M) {
     M.Files.push_back({"csrc/scale.h", "csrc/kernels/rope/scale.h", "", ""});
   });
   llvm::Expected<ReviewResult> R = reviewMigration(withBuildCheck(Mig));

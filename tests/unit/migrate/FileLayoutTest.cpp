@@ -9,7 +9,7 @@
 
 #include "opmig/migrate/FileLayout.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include <gtest/gtest.h>
 

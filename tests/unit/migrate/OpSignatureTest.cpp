@@ -11,7 +11,7 @@
 
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/CompileFlags.h"
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -74,7 +74,7 @@ protected:
   /// torch option skips the probe for an installed torch.
   static std::vector<std::string> flags() {
     std::vector<std::string> Flags =
-        analyze::commonClangFlags(analyze::findToolchain("", {StubsDir}));
+        analyze::commonClangFlags(opmig::findToolchain("", {StubsDir}));
     Flags.insert(Flags.end(), {"-std=c++17", "-isystem", StubsDir});
     return Flags;
   }
@@ -1199,7 +1199,7 @@ TEST_F(OpSignatureTest, FakeThroughATenShapedDeclarations) {
   write("ops.cpp", Text);
   SignatureRequest Request = request();
   addEntry(Request, "ops.cpp", Text, "f");
-  Request.TUFlags["ops.cpp"] = analyze::commonClangFlags(analyze::findToolchain("", {StubsDir}));
+  Request.TUFlags["ops.cpp"] = analyze::commonClangFlags(opmig::findToolchain("", {StubsDir}));
   Request.ExtraArgs = {"-std=c++17", "-isystem", Root + "/aten_like"};
   llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
   ASSERT_TRUE(bool(Sigs)) << llvm::toString(Sigs.takeError());

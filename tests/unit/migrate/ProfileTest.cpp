@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::migrate;
 
 namespace {

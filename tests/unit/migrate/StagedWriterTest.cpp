@@ -1,6 +1,7 @@
 #include "opmig/migrate/StagedWriter.h"
 
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

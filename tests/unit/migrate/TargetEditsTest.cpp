@@ -8,6 +8,8 @@
 
 #include "opmig/migrate/TargetEdits.h"
 
+#include "opmig/support/BlockMarkers.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -18,6 +20,7 @@
 #include <functional>
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::migrate;
 using nlohmann::json;
 

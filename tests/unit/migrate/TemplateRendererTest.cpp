@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+using namespace opmig;
 using namespace opmig::migrate;
 using nlohmann::json;
 

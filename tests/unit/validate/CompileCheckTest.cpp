@@ -28,7 +28,7 @@ constexpr const char *Helper = "#pragma once\n"
 class CompileCheckTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    if (analyze::findNvcc("/usr/local/cuda").empty())
+    if (opmig::findNvcc("/usr/local/cuda").empty())
       GTEST_SKIP() << "no nvcc (neither /usr/local/cuda/bin/nvcc nor on PATH): the compile "
                       "check is not exercised";
     Upstream = tempDir("opmig-cc-upstream");

@@ -21,7 +21,7 @@ namespace {
 class TreeCompileTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    Request.Nvcc = analyze::findNvcc("/usr/local/cuda");
+    Request.Nvcc = opmig::findNvcc("/usr/local/cuda");
     if (Request.Nvcc.empty())
       GTEST_SKIP() << "no nvcc (neither /usr/local/cuda/bin/nvcc nor on PATH): compiling on "
                       "disk is not exercised";

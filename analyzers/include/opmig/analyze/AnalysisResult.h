@@ -10,7 +10,7 @@
 #ifndef OPMIG_ANALYZE_ANALYSISRESULT_H
 #define OPMIG_ANALYZE_ANALYSISRESULT_H
 
-#include "opmig/analyze/PythonEnvironment.h"
+#include "opmig/support/PythonEnvironment.h"
 
 #include <map>
 #include <set>

@@ -13,8 +13,8 @@
 #ifndef OPMIG_ANALYZE_COMPILEFLAGS_H
 #define OPMIG_ANALYZE_COMPILEFLAGS_H
 
-#include "opmig/analyze/PythonEnvironment.h"
 #include "opmig/analyze/UpstreamBuildFlags.h"
+#include "opmig/support/Toolchain.h"
 
 #include "llvm/Support/Error.h"
 
@@ -46,15 +46,6 @@ struct TUFlags {
 /// `-o` and dependency-file flags.
 TUFlags normalizeCompileCommand(const std::vector<std::string> &Argv, const std::string &Directory);
 
-/// Whether `Flag` (`--expt-relaxed-constexpr`) is one of the nvcc-only
-/// flags that change what nvcc accepts, the only ones TUFlags::NvccFlags
-/// and a manifest's build record hold.
-bool isNvccLanguageFlag(llvm::StringRef Flag);
-
-/// `sm_90`, `sm_90a`, `sm_100f`: what Clang's --cuda-gpu-arch accepts for
-/// NVIDIA GPUs. Anything else would only make every device parse fail.
-bool isCudaArch(llvm::StringRef Arch);
-
 /// A compile database loaded from `<BuildDir>/compile_commands.json`, keyed by
 /// absolute, normalized source path.
 struct CompileDatabase {
@@ -64,21 +55,6 @@ struct CompileDatabase {
 /// Loads and normalizes a compile database. Fails with an InputError naming
 /// the file when it is missing, malformed, or has no entries.
 llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir);
-
-/// Where the toolchain lives, as found from options and the environment.
-struct ToolchainPaths {
-  std::string CudaPath;    ///< `--cuda-path`, else $CUDA_HOME, else /usr/local/cuda; empty if none.
-  std::string ResourceDir; ///< Clang's resource dir (for cuda_wrappers).
-  TorchInstall Torch;      ///< No include dirs when torch is not installed.
-  std::string PythonIncludeDir; ///< Python.h's dir (pybind11 needs it), or empty.
-  std::string Python;           ///< The `python3` asked, or empty when there is none.
-};
-
-/// Finds the toolchain; `CudaPathOption` is the `--cuda-path` value (may be
-/// empty). Torch comes from `TorchIncludeOption` when non-empty, else from
-/// the torch package `python3` would import (found without importing it).
-ToolchainPaths findToolchain(const std::string &CudaPathOption,
-                             const std::vector<std::string> &TorchIncludeOption);
 
 /// Flags inferred for a tree without a compile database (or for a TU the
 /// database does not list): `-std=c++N` (the newest of C++17, what the torch

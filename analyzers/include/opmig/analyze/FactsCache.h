@@ -14,10 +14,10 @@
 #define OPMIG_ANALYZE_FACTSCACHE_H
 
 #include "nlohmann/json_fwd.hpp"
-#include "opmig/analyze/NvccCheck.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUFacts.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/support/NvccCheck.h"
 
 #include <map>
 #include <mutex>

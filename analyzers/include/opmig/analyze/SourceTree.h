@@ -51,11 +51,6 @@ struct SourceTree {
   bool contains(const std::string &Path) const { return scope().contains(Path); }
 };
 
-/// Whether `Path` names a source file opmig analyses, and whether it is a
-/// translation unit (`.cu`, `.cpp`, `.cc`, `.cxx`) rather than a header.
-bool isSourceFileName(llvm::StringRef Path);
-bool isTranslationUnitName(llvm::StringRef Path);
-
 /// Reads the tree under `Root`, leaving submodule directories out. Fails with an InputError when
 /// `Root` is not a readable directory or holds no translation unit.
 llvm::Expected<SourceTree> readSourceTree(const std::string &Root);

@@ -32,9 +32,6 @@ struct ParseRequest {
 /// benchmark's `-fsyntax-only` baseline so that all three see the same code.
 std::vector<std::string> parseCommandLine(const ParseRequest &Request);
 
-/// Whether `Path` is a CUDA TU (parsed on both sides) rather than host C++.
-bool isCudaSource(const std::string &Path);
-
 /// Parses one TU. Never fails: code Clang rejects becomes diagnostics in the
 /// result (the AST Clang recovered is still used), and a frontend that could
 /// not run at all leaves `Completed` false.

@@ -19,14 +19,15 @@
 #ifndef OPMIG_AUDIT_REVIEW_H
 #define OPMIG_AUDIT_REVIEW_H
 
-#include "opmig/analyze/Analyzer.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ValidationCoverage.h"
 #include "opmig/validate/TreeCompile.h"
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,19 @@ struct BuildCheckOptions {
   unsigned Jobs = 0;   ///< Parallel compiles; 0 means one per core.
 };
 
+/// What a migration of some entries would port from an upstream tree now.
+struct UpstreamClosure {
+  /// Upstream-relative paths, registration files left out (they are
+  /// regenerated, not ported).
+  std::set<std::string> Files;
+  /// Non-empty when the closure could not be computed with certainty (a
+  /// partial analysis): why, and what to do. `Files` is then not compared.
+  std::string NotComparedBecause;
+};
+
+using ClosureFinder = std::function<llvm::Expected<UpstreamClosure>(
+    const std::string &Source, const std::vector<std::string> &Entries)>;
+
 struct ReviewOptions {
   std::string Target; ///< Root of the target repository.
   std::string Domain; ///< The migrated domain, as `opmig migrate --domain` named it.
@@ -53,9 +67,10 @@ struct ReviewOptions {
   /// The validation layers (rules/review/validation-layers.yaml); empty:
   /// no coverage matrix.
   std::string LayersFile;
-  /// With `Source`: how to parse it to recompute the closure of the
-  /// manifest's entries (the review fills in the source and the entries).
-  std::optional<analyze::AnalyzeOptions> Recompute;
+  /// With `Source`: computes the closure of the manifest's entries in it
+  /// now. The caller supplies it (the driver runs an analysis), so that the
+  /// review needs no parser of its own; unset: not compared.
+  ClosureFinder FindClosure;
   /// Compile the domain's TUs with nvcc; nullopt: not asked
   /// (`--no-compile-check`).
   std::optional<BuildCheckOptions> BuildCheck;

@@ -20,11 +20,11 @@
 #define OPMIG_MIGRATE_MIGRATOR_H
 
 #include "opmig/analyze/Analyzer.h"
-#include "opmig/migrate/Manifest.h"
 #include "opmig/migrate/MigrationPlan.h"
 #include "opmig/migrate/OpSignature.h"
 #include "opmig/migrate/SourceRewriter.h"
 #include "opmig/migrate/StagedWriter.h"
+#include "opmig/support/Manifest.h"
 
 #include "llvm/Support/Error.h"
 

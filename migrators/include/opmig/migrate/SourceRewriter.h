@@ -45,6 +45,7 @@
 #define OPMIG_MIGRATE_SOURCEREWRITER_H
 
 #include "opmig/analyze/AnalysisResult.h"
+#include "opmig/support/NamespaceRename.h"
 
 #include "llvm/Support/Error.h"
 
@@ -57,11 +58,6 @@ namespace opmig::migrate {
 
 /// `From` and `To` are qualified namespace names without a leading `::`,
 /// e.g. `nunchaku::kernels` -> `svdq::kernels`.
-struct NamespaceRename {
-  std::string From;
-  std::string To;
-};
-
 enum class IncludeStyle {
   RelativeToRoot, ///< `"attn/common/checks.h"`, spelled from `IncludeRoot`.
   RelativeToFile, ///< `"../common/checks.h"`, spelled from the includer.

@@ -59,12 +59,6 @@ llvm::Expected<std::vector<GeneratedOutput>> renderProfile(const Profile &P,
 llvm::Error checkTargetConvention(const Profile &P, const nlohmann::json &Context,
                                   const std::string &TargetRoot, bool Bootstrap);
 
-/// The content of block `Domain:Id` in `FileContent` (a file at `Path`,
-/// whose extension picks the comment syntax), or nullopt when absent.
-std::optional<std::string> findGeneratedBlock(const std::string &FileContent,
-                                              const std::string &Path, const std::string &Domain,
-                                              const std::string &Id);
-
 } // namespace opmig::migrate
 
 #endif

@@ -13,8 +13,8 @@
 #ifndef OPMIG_VALIDATE_COMPILECHECK_H
 #define OPMIG_VALIDATE_COMPILECHECK_H
 
-#include "opmig/analyze/NvccCheck.h"
 #include "opmig/migrate/Migrator.h"
+#include "opmig/support/NvccCheck.h"
 
 #include <string>
 #include <vector>
@@ -30,7 +30,7 @@ struct TUCompile {
   std::string Path;         ///< Target-relative.
   std::string UpstreamPath; ///< Empty for generated glue.
   bool Compiles = false;
-  std::vector<analyze::CompilerError> Errors; ///< File paths target-relative where they can be.
+  std::vector<opmig::CompilerError> Errors; ///< File paths target-relative where they can be.
   /// For a ported TU that fails: whether upstream compiles it (if it does
   /// not, the errors are not the migration's). For failing glue: false when
   /// its first error is that of a ported TU that fails upstream too.

@@ -1,12 +1,12 @@
 //===- TreeCompile.h - Compile TUs as they are on disk ----------*- C++ -*-===//
 //
-// Runs nvcc's front end (analyze::checkWithNvcc) over translation units that
+// Runs nvcc's front end (opmig::checkWithNvcc) over translation units that
 // are already on disk, in parallel. CompileCheck uses it on its scratch copy
 // of what a migration would write; `opmig review` on a migrated domain as
 // its target holds it now, with the flags the manifest records:
 //
 //   TreeCompileRequest Request;
-//   Request.Nvcc = analyze::findNvcc("");
+//   Request.Nvcc = opmig::findNvcc("");
 //   Request.Root = "/src/cache-dit";
 //   Request.TUs = {"csrc/kernels/attn/attn.cpp", "csrc/kernels/attn/a.cu"};
 //   Request.Flags = {"-std=c++20", "-I/src/cache-dit/csrc/kernels"};
@@ -17,7 +17,7 @@
 #ifndef OPMIG_VALIDATE_TREECOMPILE_H
 #define OPMIG_VALIDATE_TREECOMPILE_H
 
-#include "opmig/analyze/NvccCheck.h"
+#include "opmig/support/NvccCheck.h"
 
 #include <string>
 #include <vector>
@@ -26,15 +26,15 @@ namespace opmig::validate {
 
 /// Runs every request, `Jobs` at a time (0: one per core); the verdicts come
 /// back in request order.
-std::vector<analyze::NvccVerdict>
-checkAllWithNvcc(const std::vector<analyze::NvccCheckRequest> &Requests, unsigned Jobs);
+std::vector<opmig::NvccVerdict>
+checkAllWithNvcc(const std::vector<opmig::NvccCheckRequest> &Requests, unsigned Jobs);
 
 struct TreeCompileRequest {
-  std::string Nvcc;             ///< The nvcc to run; see analyze::findNvcc.
+  std::string Nvcc;             ///< The nvcc to run; see opmig::findNvcc.
   std::string Root;             ///< Absolute; the TUs are relative to it.
   std::vector<std::string> TUs; ///< Root-relative paths.
   /// Every TU's flags, in Clang spelling with absolute paths (only the
-  /// language-neutral ones reach nvcc: see analyze::NvccCheckRequest).
+  /// language-neutral ones reach nvcc: see opmig::NvccCheckRequest).
   std::vector<std::string> Flags;
   std::vector<std::string> NvccFlags; ///< nvcc's language flags.
   std::string GpuArch = "sm_90";      ///< Its PTX is generated, not assembled.
@@ -47,12 +47,12 @@ struct CompiledTU {
   /// At most 20, file paths Root-relative where they are below it. A TU
   /// that fails without a parsable error (nvcc could not start, a crash)
   /// gets one error naming the TU with the reason.
-  std::vector<analyze::CompilerError> Errors;
+  std::vector<opmig::CompilerError> Errors;
 };
 
 /// A verdict on the TU at `Path` as a CompiledTU, error paths made relative
 /// to `Root` (where the TU was compiled).
-CompiledTU toCompiledTU(std::string Path, analyze::NvccVerdict Verdict, llvm::StringRef Root);
+CompiledTU toCompiledTU(std::string Path, opmig::NvccVerdict Verdict, llvm::StringRef Root);
 
 /// Compiles each of `Request.TUs`; in request order.
 std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request);

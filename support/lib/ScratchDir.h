@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_MIGRATE_LIB_SCRATCHDIR_H
-#define OPMIG_MIGRATE_LIB_SCRATCHDIR_H
+#ifndef OPMIG_SUPPORT_SCRATCHDIR_H
+#define OPMIG_SUPPORT_SCRATCHDIR_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -19,7 +19,7 @@
 #include <memory>
 #include <string>
 
-namespace opmig::migrate {
+namespace opmig {
 
 class ScratchDir {
 public:
@@ -44,6 +44,6 @@ private:
   int Slot; ///< In the signal handler's table; -1 once moved from.
 };
 
-} // namespace opmig::migrate
+} // namespace opmig
 
 #endif

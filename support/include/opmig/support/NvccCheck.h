@@ -12,15 +12,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_ANALYZE_NVCCCHECK_H
-#define OPMIG_ANALYZE_NVCCCHECK_H
+#ifndef OPMIG_SUPPORT_NVCCCHECK_H
+#define OPMIG_SUPPORT_NVCCCHECK_H
 
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
 
-namespace opmig::analyze {
+namespace opmig {
 
 struct CompilerError {
   std::string File; ///< As the compiler printed it.
@@ -69,6 +69,6 @@ NvccVerdict checkWithNvcc(const NvccCheckRequest &Request);
 /// the host compiler's `file:line:col: error: ...`.
 std::vector<CompilerError> parseCompilerErrors(llvm::StringRef Output);
 
-} // namespace opmig::analyze
+} // namespace opmig
 
 #endif

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_ANALYZE_JSONTEXT_H
-#define OPMIG_ANALYZE_JSONTEXT_H
+#ifndef OPMIG_SUPPORT_JSONTEXT_H
+#define OPMIG_SUPPORT_JSONTEXT_H
 
 #include "nlohmann/json.hpp"
 

@@ -1,21 +1,17 @@
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
-#include "RelativePaths.h"
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/CompileFlags.h"
-#include "opmig/analyze/Errors.h"
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/Hashing.h"
+#include "opmig/support/JsonText.h"
+#include "opmig/support/NvccOptions.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/SHA256.h"
 
-namespace opmig::migrate {
+namespace opmig {
 
 using nlohmann::json;
-
-std::string sha256Hex(llvm::StringRef Data) {
-  return llvm::toHex(llvm::SHA256::hash(llvm::arrayRefFromStringRef(Data)), /*LowerCase=*/true);
-}
 
 static json toJson(const UpstreamInfo &U) {
   return {{"repo", U.Repo}, {"commit", U.Commit}, {"dirty", U.Dirty}, {"path", U.PathPrefix}};
@@ -168,10 +164,10 @@ static llvm::Error checkBuildRecord(const BuildRecord &B, llvm::StringRef Origin
       return Bad("defines", Define, "a -DNAME[=VALUE] or -UNAME");
   }
   for (llvm::StringRef Flag : B.NvccFlags)
-    if (!analyze::isNvccLanguageFlag(Flag))
+    if (!isNvccLanguageFlag(Flag))
       return Bad("nvcc_flags", Flag,
                  "one of nvcc's language flags (--expt-relaxed-constexpr, ...)");
-  if (!B.GpuArch.empty() && !analyze::isCudaArch(B.GpuArch))
+  if (!B.GpuArch.empty() && !isCudaArch(B.GpuArch))
     return Bad("gpu_arch", B.GpuArch, "an NVIDIA architecture such as sm_90");
   return llvm::Error::success();
 }
@@ -200,4 +196,4 @@ llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Ori
   }
 }
 
-} // namespace opmig::migrate
+} // namespace opmig

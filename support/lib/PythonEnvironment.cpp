@@ -1,6 +1,6 @@
-#include "opmig/analyze/PythonEnvironment.h"
+#include "opmig/support/PythonEnvironment.h"
 
-#include "CapturedOutput.h"
+#include "opmig/support/CapturedOutput.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -12,7 +12,7 @@
 
 #include <optional>
 
-namespace opmig::analyze {
+namespace opmig {
 
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
@@ -117,4 +117,4 @@ PythonEnvironment probePythonEnvironment() {
   return Env;
 }
 
-} // namespace opmig::analyze
+} // namespace opmig

@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_MIGRATE_PYTHONHELPER_H
-#define OPMIG_MIGRATE_PYTHONHELPER_H
+#ifndef OPMIG_SUPPORT_PYTHONHELPER_H
+#define OPMIG_SUPPORT_PYTHONHELPER_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -18,7 +18,7 @@
 
 #include <string>
 
-namespace opmig::migrate {
+namespace opmig {
 
 /// Runs `Python -I -S -c Script Args...` with `Input` on stdin and returns
 /// its stdout when it exits 0; otherwise an error `<What> failed with exit
@@ -30,6 +30,6 @@ llvm::Expected<std::string> runPythonHelper(llvm::StringRef Python, llvm::String
                                             llvm::StringRef Input, unsigned TimeoutSeconds,
                                             llvm::StringRef What);
 
-} // namespace opmig::migrate
+} // namespace opmig
 
 #endif

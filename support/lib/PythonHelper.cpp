@@ -1,6 +1,6 @@
 //===- PythonHelper.cpp - Running an embedded Python helper ---------------===//
 
-#include "opmig/migrate/PythonHelper.h"
+#include "opmig/support/PythonHelper.h"
 
 #include "ScratchDir.h"
 
@@ -13,7 +13,7 @@
 #include <optional>
 #include <vector>
 
-namespace opmig::migrate {
+namespace opmig {
 
 namespace {
 
@@ -70,4 +70,4 @@ llvm::Expected<std::string> runPythonHelper(llvm::StringRef Python, llvm::String
                                  What.str().c_str(), Code, Detail.c_str());
 }
 
-} // namespace opmig::migrate
+} // namespace opmig

@@ -1,8 +1,8 @@
 //===- JsonText.cpp - The toolkit's one JSON writer and bounded reader ----===//
 
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/JsonText.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/Support/ConvertUTF.h"
 

@@ -1,4 +1,4 @@
-#include "CapturedOutput.h"
+#include "opmig/support/CapturedOutput.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -6,7 +6,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
-namespace opmig::analyze {
+namespace opmig {
 
 std::optional<std::string> captureOutput(llvm::StringRef Program,
                                          llvm::ArrayRef<llvm::StringRef> Argv,
@@ -25,4 +25,4 @@ std::optional<std::string> captureOutput(llvm::StringRef Program,
   return (*Buffer)->getBuffer().str();
 }
 
-} // namespace opmig::analyze
+} // namespace opmig

@@ -1,8 +1,8 @@
-// The one JSON writer and the bounded reader (analyzers/include/opmig/analyze/JsonText.h).
+// The one JSON writer and the bounded reader (analyzers/include/opmig/support/JsonText.h).
 
-#include "opmig/analyze/JsonText.h"
+#include "opmig/support/JsonText.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
-#include "opmig/analyze/NvccCheck.h"
+#include "opmig/support/NvccCheck.h"
 
-#include "opmig/analyze/TUParser.h"
+#include "opmig/support/SourceFiles.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
@@ -10,7 +10,7 @@
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
-namespace opmig::analyze {
+namespace opmig {
 
 namespace {
 
@@ -143,4 +143,4 @@ NvccVerdict checkWithNvcc(const NvccCheckRequest &Request) {
   return Verdict;
 }
 
-} // namespace opmig::analyze
+} // namespace opmig

@@ -1,14 +1,14 @@
 //===- BlockMarkers.cpp - Marked blocks inside target-owned files ---------===//
 
-#include "BlockMarkers.h"
+#include "opmig/support/BlockMarkers.h"
 
-#include "opmig/analyze/Errors.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Path.h"
 
-namespace opmig::migrate {
+namespace opmig {
 
 namespace {
 
@@ -199,4 +199,29 @@ std::string unmarkTableRow(llvm::StringRef Line, llvm::StringRef Key) {
   return At == Row.npos ? Row : Row.erase(At, Marker.size());
 }
 
-} // namespace opmig::migrate
+std::optional<std::string> findGeneratedBlock(const std::string &FileContent,
+                                              const std::string &Path, const std::string &Domain,
+                                              const std::string &Id) {
+  std::optional<CommentSyntax> Syntax = commentSyntaxFor(Path);
+  if (!Syntax)
+    return std::nullopt;
+  std::string Key = Domain + ":" + Id;
+  FileLines File = FileLines::split(FileContent);
+  llvm::Expected<std::optional<BlockRange>> Block = findMarkedBlock(File, *Syntax, Key, Path);
+  if (!Block) {
+    // A damaged block is no block: the caller re-renders and reports it.
+    llvm::consumeError(Block.takeError());
+    return std::nullopt;
+  }
+  if (*Block)
+    return markedBlockContent(File, **Block);
+  std::vector<size_t> Rows = findMarkedRows(File, Key);
+  if (Rows.empty())
+    return std::nullopt;
+  std::string Content;
+  for (size_t Row : Rows)
+    Content += unmarkTableRow(File.text(Row), Key) + File.Eol;
+  return Content;
+}
+
+} // namespace opmig

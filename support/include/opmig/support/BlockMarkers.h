@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_MIGRATE_LIB_BLOCKMARKERS_H
-#define OPMIG_MIGRATE_LIB_BLOCKMARKERS_H
+#ifndef OPMIG_SUPPORT_BLOCKMARKERS_H
+#define OPMIG_SUPPORT_BLOCKMARKERS_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-namespace opmig::migrate {
+namespace opmig {
 
 /// How a file writes a comment line.
 struct CommentSyntax {
@@ -102,6 +102,12 @@ std::vector<size_t> findMarkedRows(const FileLines &File, llvm::StringRef Key);
 /// Row `Line` without the marker of `Key` and its indentation.
 std::string unmarkTableRow(llvm::StringRef Line, llvm::StringRef Key);
 
-} // namespace opmig::migrate
+/// The content of block `Domain:Id` in `FileContent` (a file at `Path`,
+/// whose extension picks the comment syntax), or nullopt when absent.
+std::optional<std::string> findGeneratedBlock(const std::string &FileContent,
+                                              const std::string &Path, const std::string &Domain,
+                                              const std::string &Id);
+
+} // namespace opmig
 
 #endif

@@ -15,7 +15,7 @@
 #include <mutex>
 #include <unistd.h>
 
-namespace opmig::migrate {
+namespace opmig {
 
 namespace {
 
@@ -121,4 +121,4 @@ ScratchDir::~ScratchDir() {
     Table[Slot].InUse.store(false);
 }
 
-} // namespace opmig::migrate
+} // namespace opmig

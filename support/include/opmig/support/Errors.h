@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_ANALYZE_ERRORS_H
-#define OPMIG_ANALYZE_ERRORS_H
+#ifndef OPMIG_SUPPORT_ERRORS_H
+#define OPMIG_SUPPORT_ERRORS_H
 
 #include "llvm/Support/Error.h"
 

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_ANALYZE_LIB_CAPTUREDOUTPUT_H
-#define OPMIG_ANALYZE_LIB_CAPTUREDOUTPUT_H
+#ifndef OPMIG_SUPPORT_CAPTUREDOUTPUT_H
+#define OPMIG_SUPPORT_CAPTUREDOUTPUT_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -15,7 +15,7 @@
 #include <optional>
 #include <string>
 
-namespace opmig::analyze {
+namespace opmig {
 
 /// Runs `Program` with `Argv` (argv[0] included), stdin and stderr empty,
 /// and returns its standard output; nothing when it cannot be started, exits
@@ -24,6 +24,6 @@ std::optional<std::string> captureOutput(llvm::StringRef Program,
                                          llvm::ArrayRef<llvm::StringRef> Argv,
                                          unsigned SecondsToWait = 0);
 
-} // namespace opmig::analyze
+} // namespace opmig
 
 #endif

@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "opmig/analyze/NvccCheck.h"
+#include "opmig/support/NvccCheck.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -14,7 +14,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
-using namespace opmig::analyze;
+using namespace opmig;
 
 namespace {
 

@@ -9,15 +9,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_ANALYZE_PYTHONENVIRONMENT_H
-#define OPMIG_ANALYZE_PYTHONENVIRONMENT_H
+#ifndef OPMIG_SUPPORT_PYTHONENVIRONMENT_H
+#define OPMIG_SUPPORT_PYTHONENVIRONMENT_H
 
 #include "llvm/ADT/StringRef.h"
 
 #include <string>
 #include <vector>
 
-namespace opmig::analyze {
+namespace opmig {
 
 /// A torch installation, read from its package folder (or from include dirs
 /// the user named).
@@ -51,6 +51,6 @@ TorchInstall torchFromIncludeDirs(const std::vector<std::string> &IncludeDirs);
 /// demand, 0 when they say nothing.
 unsigned cxxStandardDemandedBy(const std::vector<std::string> &IncludeDirs);
 
-} // namespace opmig::analyze
+} // namespace opmig
 
 #endif

@@ -1,10 +1,11 @@
-#include "opmig/migrate/Manifest.h"
+#include "opmig/support/Manifest.h"
 
 #include "nlohmann/json.hpp"
+#include "opmig/support/Hashing.h"
 
 #include <gtest/gtest.h>
 
-namespace opmig::migrate {
+namespace opmig {
 namespace {
 
 Manifest sampleManifest() {
@@ -126,4 +127,4 @@ TEST(ManifestTest, Sha256MatchesTheStandardVector) {
 }
 
 } // namespace
-} // namespace opmig::migrate
+} // namespace opmig

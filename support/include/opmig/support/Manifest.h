@@ -12,10 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_MIGRATE_MANIFEST_H
-#define OPMIG_MIGRATE_MANIFEST_H
+#ifndef OPMIG_SUPPORT_MANIFEST_H
+#define OPMIG_SUPPORT_MANIFEST_H
 
-#include "opmig/migrate/SourceRewriter.h"
+#include "opmig/support/NamespaceRename.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -25,7 +25,7 @@
 #include <string>
 #include <vector>
 
-namespace opmig::migrate {
+namespace opmig {
 
 inline constexpr const char *ManifestSchemaVersion = "opmig.manifest/1";
 inline constexpr const char *ManifestFileName = "opmig-manifest.json";
@@ -102,9 +102,6 @@ std::string serializeManifest(const Manifest &M);
 /// Parses a manifest; `Origin` names it in errors (InputError).
 llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Origin);
 
-/// Lower-case hex sha256 of `Data`.
-std::string sha256Hex(llvm::StringRef Data);
-
-} // namespace opmig::migrate
+} // namespace opmig
 
 #endif

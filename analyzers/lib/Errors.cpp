@@ -1,3 +1,0 @@
-#include "opmig/analyze/Errors.h"
-
-char opmig::InputError::ID = 0;

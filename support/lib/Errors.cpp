@@ -1,0 +1,3 @@
+#include "opmig/support/Errors.h"
+
+char opmig::InputError::ID = 0;
