@@ -16,6 +16,7 @@
 #   %{lines}     Inputs/closure_lines.py: the JSON of `analyze --format
 #                json` as one fact per line, for FileCheck
 #   %{python}    the Python that runs lit
+#   %{cuda}      the CUDA toolkit: $CUDA_HOME, else /usr/local/cuda
 #
 # Features: `nvcc` (an nvcc that opmig finds), `cuda` (a CUDA toolkit at
 # $CUDA_HOME or /usr/local/cuda).
@@ -59,6 +60,7 @@ config.substitutions.extend(
 )
 
 cuda_home = os.environ.get("CUDA_HOME") or "/usr/local/cuda"
+config.substitutions.append(("%{cuda}", cuda_home))
 if os.path.isfile(os.path.join(cuda_home, "include", "cuda_runtime.h")):
     config.available_features.add("cuda")
 # opmig looks for <cuda>/bin/nvcc, then for nvcc on PATH.
