@@ -65,10 +65,15 @@ def record(node, **captures):
 
 
 def child_bodies(statement):
-    """The statement lists nested in a compound statement."""
+    """The statement lists nested in a compound statement, each whole: an
+    early `return` in one guards the statements after it."""
     for field in STATEMENT_BODIES:
-        for child in getattr(statement, field, None) or []:
-            yield child.body if not isinstance(child, ast.stmt) else [child]
+        children = getattr(statement, field, None) or []
+        if children and isinstance(children[0], ast.stmt):
+            yield children
+        else:  # except handlers and match cases hold their own bodies
+            for child in children:
+                yield child.body
 
 
 def top_level_statements(body):

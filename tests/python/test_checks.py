@@ -345,12 +345,8 @@ class GuardedImportTest(HelperTest):
             ],
         )
 
-    # child_bodies() hands each statement of a nested body over as a list of
-    # its own, so an early `return` guards nothing after it inside a def
-    # (at module level it does, above). unchecked_calls() of
-    # function-pointer-pattern shares the shape for blocks nested in a
-    # function's body.
-    @unittest.expectedFailure
+    # An early `return` inside a def guards what follows it, as at module
+    # level above.
     def test_an_early_return_guards_the_rest_of_a_function(self):
         found = self.guarded(
             """\
@@ -398,6 +394,35 @@ class VeomniRegistryTest(HelperTest):
             [(r["line"], r["captures"]["name"]) for r in records], [(9, "gelu_unchecked")]
         )
         self.assertIn("before this call", records[0]["captures"]["missing"])
+
+    def test_a_check_inside_a_with_block_covers_the_calls_after_it(self):
+        index = self.file(
+            "ops/gelu/__init__.py",
+            """\
+            _gelu = None
+
+            def gelu(x):
+                with torch.no_grad():
+                    if _gelu is None:
+                        raise NotImplementedError("no kernel")
+                    return _gelu(x)
+
+            def gelu_late(x):
+                with torch.no_grad():
+                    y = _gelu(x)
+                    if _gelu is None:
+                        raise NotImplementedError("no kernel")
+                    return y
+
+            def apply_veomni_gelu_patch():
+                global _gelu
+                _gelu = impl
+            """,
+        )
+        records = self.records("function-pointer-pattern", [index], raises="NotImplementedError")
+        self.assertEqual(
+            [(r["line"], r["captures"]["name"]) for r in records], [(11, "gelu_late")]
+        )
 
     def test_registered_in_and_exported_in(self):
         registry = self.file(
