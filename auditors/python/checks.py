@@ -1,7 +1,7 @@
 """Facts about Python files for the `python` rules of `opmig audit`.
 
 opmig embeds this script and runs it once per audit as
-`python3 -I -S -c SCRIPT` (standard library only) with one JSON request on
+`python3 -I -S SCRIPT` (standard library only) with one JSON request on
 stdin:
 
   {"files": ["/abs/a.py", ...],

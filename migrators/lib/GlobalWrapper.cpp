@@ -38,36 +38,6 @@ bool isFileScope(const Decl *D) {
 
 } // namespace
 
-void WrapPolicy::noteInstantiation(TemplateSpecializationKind Kind, SourceLocation Point) {
-  if (Kind == TSK_ExplicitInstantiationDefinition || Kind == TSK_ExplicitInstantiationDeclaration)
-    if (const PortedFile *File = Locs.expansionFile(Point))
-      KeptGlobal.insert(File);
-}
-
-void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
-  if (!enabled())
-    return;
-  std::vector<const Decl *> Pending(TopLevel.begin(), TopLevel.end());
-  while (!Pending.empty()) {
-    const Decl *D = Pending.back();
-    Pending.pop_back();
-    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
-      Pending.insert(Pending.end(), Namespace->decls_begin(), Namespace->decls_end());
-    const auto *Class = dyn_cast<ClassTemplateDecl>(D);
-    if (!Class)
-      continue;
-    for (const ClassTemplateSpecializationDecl *Spec : Class->specializations()) {
-      if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
-        continue;
-      for (const Decl *Member : Spec->decls())
-        if (const auto *FD = dyn_cast<FunctionDecl>(Member))
-          noteInstantiation(FD->getTemplateSpecializationKind(), FD->getPointOfInstantiation());
-        else if (const auto *VD = dyn_cast<VarDecl>(Member))
-          noteInstantiation(VD->getTemplateSpecializationKind(), VD->getPointOfInstantiation());
-    }
-  }
-}
-
 /// An operator is called by its syntax, which no requalification reaches:
 /// `a * b` finds it through the namespaces of its operands or the scopes
 /// around the call. One whose operands are all types from elsewhere (the
@@ -109,8 +79,7 @@ bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
     return false;
   if (const FunctionDecl *Operator = D->getAsFunction(); Operator && staysWithItsOperands(Operator))
     return false;
-  const PortedFile *File = Locs.expansionFile(D->getLocation());
-  return File && !KeptGlobal.contains(File);
+  return Locs.expansionFile(D->getLocation()) != nullptr;
 }
 
 bool WrapPolicy::isWrappedEntity(const NamedDecl *D) {
@@ -154,6 +123,45 @@ void collectTopLevelItems(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
     Item.End = Range.End;
     Locs.observe(*Range.File).Items.push_back(Item);
   }
+}
+
+std::optional<std::pair<unsigned, unsigned>>
+instantiationStatement(const SourceLayout &Layout, unsigned NameOffset) {
+  std::optional<size_t> Name = Layout.tokenAt(NameOffset);
+  if (!Name)
+    return std::nullopt;
+  const auto &Tokens = Layout.tokens();
+  auto Spelled = [&](size_t I, llvm::StringRef Text) { return Layout.spelling(Tokens[I]) == Text; };
+  // Back to the `template` that starts the statement: not one after `::`,
+  // `.` or `->` (`X::template run<4>`), and not inside angle brackets.
+  std::optional<size_t> Begin;
+  for (size_t I = *Name; I-- > 0;) {
+    if (Tokens[I].Kind == tok::semi || Tokens[I].Kind == tok::r_brace ||
+        Tokens[I].Kind == tok::l_brace)
+      break;
+    bool AfterQualifier = I > 0 && (Tokens[I - 1].Kind == tok::coloncolon ||
+                                    Tokens[I - 1].Kind == tok::period ||
+                                    Tokens[I - 1].Kind == tok::arrow);
+    if (Spelled(I, "template") && !AfterQualifier)
+      Begin = I > 0 && Spelled(I - 1, "extern") ? I - 1 : I;
+  }
+  if (!Begin)
+    return std::nullopt;
+  for (size_t I = *Name; I < Tokens.size(); ++I) {
+    if (Tokens[I].Kind == tok::l_brace || Tokens[I].Kind == tok::r_brace)
+      return std::nullopt;
+    if (Tokens[I].Kind == tok::semi)
+      return std::make_pair(Tokens[*Begin].Offset, Tokens[I].end());
+  }
+  return std::nullopt;
+}
+
+std::pair<unsigned, unsigned> invocationStatement(const SourceLayout &Layout,
+                                                  std::pair<unsigned, unsigned> Span) {
+  std::optional<size_t> Next = Layout.codeTokenFrom(Span.second);
+  if (Next && Layout.tokens()[*Next].Kind == tok::semi)
+    Span.second = Layout.tokens()[*Next].end();
+  return Span;
 }
 
 namespace {

@@ -6,8 +6,9 @@
 // directives, `extern "C"` blocks, namespace blocks, `main`, operators on
 // types from elsewhere (found through their operands, not by a qualified
 // name: `float2 operator*(float2, float2)`), out-of-line
-// definitions of namespace members and explicit instantiations stay outside
-// and end a run:
+// definitions of namespace members and explicit instantiations of templates
+// that do not move stay outside and end a run (one of a template that moves
+// moves with it):
 //
 //   #include <ATen/ATen.h>            #include <ATen/ATen.h>
 //                                     namespace cache_dit::attn {
@@ -48,22 +49,24 @@ public:
   /// Whether the entity `D` declares ends up in the wrap namespace (any of
   /// its declarations is wrapped).
   bool isWrappedEntity(const clang::NamedDecl *D);
-  /// Leaves the file-scope code of the ported files that hold explicit
-  /// instantiations of single class members global. Clang keeps no record of the types such an
-  /// instantiation spells (`template void X<half_t>::run(const half_t *);`, often through a macro),
-  /// so a wrapped `half_t` could not be requalified there. (A function template's instantiation
-  /// names the template, which the renamer requalifies; its argument types are the same blind
-  /// spot.) Call before any other question.
-  void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
-
 private:
   bool staysWithItsOperands(const clang::FunctionDecl *FD);
-  void noteInstantiation(clang::TemplateSpecializationKind Kind, clang::SourceLocation Point);
 
   ParseLocations &Locs;
   llvm::DenseMap<const clang::Decl *, bool> Entities;
-  llvm::DenseSet<const PortedFile *> KeptGlobal;
 };
+
+/// The offsets of the explicit instantiation statement whose instantiated
+/// name is at `NameOffset` (`template void X<half_t>::run(const half_t *);`,
+/// from `template` or `extern` through the `;`), or none when the name is
+/// not written in such a statement (a macro spells it).
+std::optional<std::pair<unsigned, unsigned>>
+instantiationStatement(const SourceLayout &Layout, unsigned NameOffset);
+
+/// The statement a file-scope macro invocation at `Span` makes
+/// (`INSTANTIATE(half_t);`): the invocation and the `;` after it, if any.
+std::pair<unsigned, unsigned> invocationStatement(const SourceLayout &Layout,
+                                                  std::pair<unsigned, unsigned> Span);
 
 /// Records the file-scope declarations `TopLevel` of ported files as wrap
 /// items or barriers.

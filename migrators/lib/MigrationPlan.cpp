@@ -53,7 +53,10 @@ std::vector<std::string> closureNamespaces(const analyze::AnalysisResult &Analys
   std::set<std::string> Types, Namespaces;
   for (const analyze::ClosureSymbol &S : Analysis.Symbols) {
     using analyze::SymbolKind;
-    if (S.Kind == SymbolKind::Class || S.Kind == SymbolKind::Enum || S.Kind == SymbolKind::Alias)
+    // A template that qualifies a name (`Runner::run`) is a class template:
+    // a function template has no members.
+    if (S.Kind == SymbolKind::Class || S.Kind == SymbolKind::Enum ||
+        S.Kind == SymbolKind::Alias || S.Kind == SymbolKind::Template)
       Types.insert(S.Name);
     if (llvm::StringRef First = firstComponent(S.Name); isIdentifier(First))
       Namespaces.insert(First.str());

@@ -141,6 +141,8 @@ private:
   void updateClosingComment(const NamespaceDecl *D, const std::string &Old, const std::string &New);
   void handleExplicitInstantiation(const NamedDecl *D, unsigned EnclosingClasses,
                                    SourceLocation PointOfInstantiation);
+  bool wrapInstantiation(const NamedDecl *D, const SpelledToken &Name,
+                         SourceLocation PointOfInstantiation);
   void followWrap(const NamedDecl *Target, NestedNameSpecifierLoc Qualifier,
                   SourceLocation NameLoc);
   void respell(const std::vector<SpelledToken> &Tokens, const std::vector<std::string> &Old,
@@ -486,6 +488,34 @@ static std::optional<size_t> beforeClassQualifier(const SourceLayout &Layout, si
   return I;
 }
 
+/// An explicit instantiation of a global template that moves into the wrap
+/// moves with it, the whole statement: there its template and the wrapped
+/// types among its arguments are found as upstream found them (Clang keeps
+/// no record of the types it spells, so they could not be requalified).
+/// Any other instantiation ends a run of wrapped declarations. True when
+/// the statement is wrapped.
+bool NamespaceRenamer::wrapInstantiation(const NamedDecl *D, const SpelledToken &Name,
+                                         SourceLocation PointOfInstantiation) {
+  const PortedFile *At = Locs.expansionFile(PointOfInstantiation);
+  if (!At || !Wrap.enabled())
+    return false;
+  if (D->getDeclContext()->isTranslationUnit() && Wrap.isWrappedEntity(D)) {
+    std::optional<std::pair<unsigned, unsigned>> Statement;
+    if (PointOfInstantiation.isMacroID())
+      Statement = invocationStatement(At->Layout, Locs.expansionSpan(PointOfInstantiation));
+    else if (Name.editable() && Name.File == At)
+      Statement = instantiationStatement(At->Layout, Name.Offset);
+    if (Statement) {
+      Locs.observe(*At).Items.push_back(
+          {TopLevelItem::Wrap, Statement->first, Statement->second});
+      return true;
+    }
+  }
+  unsigned Offset = Locs.expansionOffset(PointOfInstantiation);
+  Locs.observe(*At).Items.push_back({TopLevelItem::Barrier, Offset, Offset});
+  return false;
+}
+
 /// `template void a::f<int>(int);` leaves no declaration with a qualifier in
 /// the AST, only the point of instantiation (the name): the qualifier is
 /// read back from the tokens before it, matched against the template's
@@ -497,10 +527,8 @@ void NamespaceRenamer::handleExplicitInstantiation(const NamedDecl *D, unsigned 
   if (!DC->isFileContext() || (NS && !isPorted(NS)))
     return;
   SpelledToken Name = Locs.spelledToken(PointOfInstantiation);
-  if (const PortedFile *At = Locs.expansionFile(PointOfInstantiation); At && Wrap.enabled()) {
-    unsigned Offset = Locs.expansionOffset(PointOfInstantiation);
-    Locs.observe(*At).Items.push_back({TopLevelItem::Barrier, Offset, Offset});
-  }
+  if (wrapInstantiation(D, Name, PointOfInstantiation))
+    return;
   if (!Name.editable())
     return;
   const SourceLayout &Layout = Name.File->Layout;
@@ -527,15 +555,8 @@ void NamespaceRenamer::handleExplicitInstantiation(const NamedDecl *D, unsigned 
   bool Global = I >= 1 && IsColons(I - 1);
   for (const SpelledToken &Tok : Tokens)
     Locs.markHandled(Tok);
-  if (Path.empty()) {
-    if (!Wrap.isWrappedEntity(D))
-      return;
-    // A global template moves into the wrap; the instantiation, outside
-    // it, names it in full.
-    unsigned At = Global ? Layout.tokens()[I - 1].end() : Name.Offset;
-    Locs.addEdit(*Name.File, {At, 0, Wrap.target() + "::", EditOrder::Code, "global wrap"});
+  if (Path.empty())
     return;
-  }
   std::string OldFull = joinPath(Path), NewFull = Renames.apply(OldFull);
   if (Spelled.empty() || NewFull == OldFull)
     return;

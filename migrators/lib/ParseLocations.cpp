@@ -62,6 +62,14 @@ unsigned ParseLocations::expansionOffset(SourceLocation Loc) const {
   return SM.getFileOffset(SM.getExpansionLoc(Loc));
 }
 
+std::pair<unsigned, unsigned> ParseLocations::expansionSpan(SourceLocation Loc) const {
+  CharSourceRange Range = SM.getExpansionRange(Loc);
+  SourceLocation End = Range.isTokenRange()
+                           ? Lexer::getLocForEndOfToken(Range.getEnd(), 0, SM, LangOpts)
+                           : Range.getEnd();
+  return {SM.getFileOffset(Range.getBegin()), SM.getFileOffset(End)};
+}
+
 SpelledToken ParseLocations::spelledToken(SourceLocation Loc) {
   SpelledToken Tok;
   if (Loc.isInvalid())

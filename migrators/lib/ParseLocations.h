@@ -51,6 +51,9 @@ public:
   const PortedFile *expansionFile(clang::SourceLocation Loc);
   /// Offset of `Loc`'s expansion in its file.
   unsigned expansionOffset(clang::SourceLocation Loc) const;
+  /// Offsets of the text `Loc`'s expansion covers in its file: the whole
+  /// macro invocation for a location inside one, else its token.
+  std::pair<unsigned, unsigned> expansionSpan(clang::SourceLocation Loc) const;
   /// The token at `Loc` as written.
   SpelledToken spelledToken(clang::SourceLocation Loc);
   /// Upstream-relative file and line of `Loc`'s expansion, for issues.

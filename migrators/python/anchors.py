@@ -1,6 +1,6 @@
 """Finds where `opmig migrate` places a generated block in a Python file.
 
-opmig embeds this script and runs it as `python3 -I -S -c SCRIPT ANCHOR`
+opmig embeds this script and runs it as `python3 -I -S SCRIPT ANCHOR`
 with the file on stdin (standard library only, so no site packages). ANCHOR is
 the part of a profile anchor after `python:`: `after-imports`, `list:NAME`,
 `function-list:FUNC`, `function-end:FUNC`, `before-def:NAME`,

@@ -20,6 +20,20 @@ namespace {
 /// A traceback's last lines say what went wrong.
 constexpr size_t StderrTail = 2000;
 
+llvm::Error writeWhole(llvm::StringRef Path, llvm::StringRef Text, llvm::StringRef What) {
+  std::error_code EC;
+  llvm::raw_fd_ostream OS(Path, EC);
+  if (!EC) {
+    OS << Text;
+    OS.close();
+    if (!OS.has_error())
+      return llvm::Error::success();
+    OS.clear_error();
+  }
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot write %s",
+                                 What.str().c_str());
+}
+
 llvm::Expected<std::string> readWhole(llvm::StringRef Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
@@ -38,21 +52,13 @@ llvm::Expected<std::string> runPythonHelper(llvm::StringRef Python, llvm::String
   llvm::Expected<ScratchDir> Scratch = ScratchDir::create("opmig-py");
   if (!Scratch)
     return Scratch.takeError();
-  std::string In = Scratch->file("in"), Out = Scratch->file("out"), Err = Scratch->file("err");
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(In, EC);
-    if (EC)
-      return llvm::createStringError(EC, "cannot write the request of %s", What.str().c_str());
-    OS << Input;
-    OS.close();
-    if (OS.has_error()) {
-      OS.clear_error();
-      return llvm::createStringError(llvm::inconvertibleErrorCode(),
-                                     "cannot write the request of %s", What.str().c_str());
-    }
-  }
-  std::vector<llvm::StringRef> Argv = {Python, "-I", "-S", "-c", Script};
+  std::string ScriptFile = Scratch->file("script.py"), In = Scratch->file("in"),
+              Out = Scratch->file("out"), Err = Scratch->file("err");
+  if (llvm::Error E = writeWhole(ScriptFile, Script, "the script of " + What.str()))
+    return E;
+  if (llvm::Error E = writeWhole(In, Input, "the request of " + What.str()))
+    return E;
+  std::vector<llvm::StringRef> Argv = {Python, "-I", "-S", ScriptFile};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
   std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(In), llvm::StringRef(Out),
                                                 llvm::StringRef(Err)};

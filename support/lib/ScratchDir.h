@@ -25,7 +25,7 @@ class ScratchDir {
 public:
   /// The files a folder may hold; their names are fixed so that the signal
   /// handler knows every path in advance.
-  static constexpr std::array<const char *, 3> FileNames = {"in", "out", "err"};
+  static constexpr std::array<const char *, 4> FileNames = {"script.py", "in", "out", "err"};
 
   /// A fresh folder `$TMPDIR/<Prefix>-XXXXXX`.
   static llvm::Expected<ScratchDir> create(llvm::StringRef Prefix);

@@ -19,12 +19,10 @@ def load(relative_path, name):
 
 
 def run_embedded(relative_path, args, stdin):
-    """Runs the helper as opmig's runPythonHelper() does, `python3 -I -S -c
+    """Runs the helper as opmig's runPythonHelper() does, `python3 -I -S
     SCRIPT ARGS...` with `stdin` as bytes, and returns its JSON answer."""
-    with open(os.path.join(SOURCE_DIR, relative_path), encoding="utf-8") as handle:
-        script = handle.read()
     completed = subprocess.run(
-        [sys.executable, "-I", "-S", "-c", script, *args],
+        [sys.executable, "-I", "-S", os.path.join(SOURCE_DIR, relative_path), *args],
         input=stdin,
         capture_output=True,
         check=False,

@@ -2,7 +2,7 @@
 //
 // migrate (anchors in Python files) and audit (the python rules) read Python
 // through CPython's own `ast`, in helper scripts compiled into the binary.
-// Both run them the same way: `python3 -I -S -c <script>`, the request on
+// Both run them the same way: `python3 -I -S <folder>/script.py`, the request on
 // stdin and the answer on stdout, through files in a private temporary
 // folder that is removed on every exit, SIGINT and SIGTERM included
 // (ScratchDir.h).
@@ -20,7 +20,9 @@
 
 namespace opmig {
 
-/// Runs `Python -I -S -c Script Args...` with `Input` on stdin and returns
+/// Runs `Script`, written to a file, as `Python -I -S <file> Args...` (a
+/// traceback then names its lines; no argv limit applies to its size), with
+/// `Input` on stdin, and returns
 /// its stdout when it exits 0; otherwise an error `<What> failed with exit
 /// code N: <the tail of its stderr>`. `-I -S`: neither user site, site
 /// packages nor PYTHON* variables change what the script sees, and start-up
