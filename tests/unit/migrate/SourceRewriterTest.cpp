@@ -627,16 +627,26 @@ TEST_F(SourceRewriterTest, WrappedTypeIsQualifiedFromOtherNamespaces) {
   EXPECT_EQ(issuesOf(Result), "");
 }
 
-TEST_F(SourceRewriterTest, ExplicitInstantiationOfWrappedTemplateNamesItInFull) {
-  write("twice.cpp", "template <typename T> T twice(T x) { return x + x; }\n"
-                     "template int twice<int>(int);\n");
+TEST_F(SourceRewriterTest, ExplicitInstantiationOfWrappedTemplateMovesWithIt) {
+  write("twice.cpp", "struct half { short bits; };\n"
+                     "template <typename T> T twice(T x) { return x; }\n"
+                     "template half twice<half>(half);\n"
+                     "extern template int twice<int>(int);\n"
+                     "#include <cstddef>\n"
+                     "template long twice<long>(long);\n");
   RewriteRequest Request = request({{"twice.cpp", "twice.cpp"}});
   Request.WrapGlobalInto = "w";
   RewriteResult Result = rewrite(Request);
   EXPECT_EQ(contentOf(Result, "twice.cpp"), "namespace w {\n"
-                                            "template <typename T> T twice(T x) { return x + x; }\n"
+                                            "struct half { short bits; };\n"
+                                            "template <typename T> T twice(T x) { return x; }\n"
+                                            "template half twice<half>(half);\n"
+                                            "extern template int twice<int>(int);\n"
                                             "} // namespace w\n"
-                                            "template int w::twice<int>(int);\n");
+                                            "#include <cstddef>\n"
+                                            "namespace w {\n"
+                                            "template long twice<long>(long);\n"
+                                            "} // namespace w\n");
   EXPECT_EQ(issuesOf(Result), "");
 }
 
