@@ -44,6 +44,39 @@ bool isFileScope(const Decl *D) {
 /// global `float2`) stays global, where those lookups found it upstream; one
 /// with an operand of a wrapped type moves with that type. A literal operator
 /// is found by unqualified lookup only, and stays global too.
+void WrapPolicy::noteInstantiation(TemplateSpecializationKind Kind, SourceLocation Point) {
+  if (Kind == TSK_ExplicitInstantiationDefinition || Kind == TSK_ExplicitInstantiationDeclaration)
+    if (const PortedFile *File = Locs.expansionFile(Point))
+      KeptGlobal.insert(File);
+}
+
+void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
+  if (!enabled())
+    return;
+  std::vector<const Decl *> Pending(TopLevel.begin(), TopLevel.end());
+  while (!Pending.empty()) {
+    const Decl *D = Pending.back();
+    Pending.pop_back();
+    if (const auto *Namespace = dyn_cast<NamespaceDecl>(D))
+      Pending.insert(Pending.end(), Namespace->decls_begin(), Namespace->decls_end());
+    const auto *Class = dyn_cast<ClassTemplateDecl>(D);
+    // A global class template of a ported file moves, and its member's
+    // instantiations move with it (NamespaceRenamer): their file can move.
+    if (!Class || (Class->getDeclContext()->isTranslationUnit() &&
+                   Locs.expansionFile(Class->getLocation())))
+      continue;
+    for (const ClassTemplateSpecializationDecl *Spec : Class->specializations()) {
+      if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
+        continue;
+      for (const Decl *Member : Spec->decls())
+        if (const auto *FD = dyn_cast<FunctionDecl>(Member))
+          noteInstantiation(FD->getTemplateSpecializationKind(), FD->getPointOfInstantiation());
+        else if (const auto *VD = dyn_cast<VarDecl>(Member))
+          noteInstantiation(VD->getTemplateSpecializationKind(), VD->getPointOfInstantiation());
+    }
+  }
+}
+
 bool WrapPolicy::staysWithItsOperands(const FunctionDecl *FD) {
   if (FD->getLiteralIdentifier())
     return true;
@@ -79,7 +112,8 @@ bool WrapPolicy::isWrappedTopLevel(const Decl *D) {
     return false;
   if (const FunctionDecl *Operator = D->getAsFunction(); Operator && staysWithItsOperands(Operator))
     return false;
-  return Locs.expansionFile(D->getLocation()) != nullptr;
+  const PortedFile *File = Locs.expansionFile(D->getLocation());
+  return File && !KeptGlobal.contains(File);
 }
 
 bool WrapPolicy::isWrappedEntity(const NamedDecl *D) {

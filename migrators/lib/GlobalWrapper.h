@@ -49,11 +49,20 @@ public:
   /// Whether the entity `D` declares ends up in the wrap namespace (any of
   /// its declarations is wrapped).
   bool isWrappedEntity(const clang::NamedDecl *D);
+  /// Leaves the file-scope code of the ported files that hold explicit
+  /// instantiations of single members of class templates that do not move
+  /// (those of a namespace) global: Clang keeps no record of the types such
+  /// an instantiation spells (`template void ns::X<half_t>::run(const
+  /// half_t *);`, often through a macro), so a wrapped `half_t` could not be
+  /// requalified there. Call before any other question.
+  void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
 private:
   bool staysWithItsOperands(const clang::FunctionDecl *FD);
+  void noteInstantiation(clang::TemplateSpecializationKind Kind, clang::SourceLocation Point);
 
   ParseLocations &Locs;
   llvm::DenseMap<const clang::Decl *, bool> Entities;
+  llvm::DenseSet<const PortedFile *> KeptGlobal;
 };
 
 /// The offsets of the explicit instantiation statement whose instantiated

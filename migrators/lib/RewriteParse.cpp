@@ -65,6 +65,7 @@ public:
 
   void HandleTranslationUnit(ASTContext &AST) override {
     WrapPolicy Wrap(Locs);
+    Wrap.keepInstantiatingFilesGlobal(TopLevel);
     renameNamespaces(AST, TopLevel, Locs, Wrap);
     collectTopLevelItems(TopLevel, Locs, Wrap);
     findDefinitions(TopLevel, Locs, Registrations);
