@@ -62,8 +62,8 @@ void WrapPolicy::keepInstantiatingFilesGlobal(llvm::ArrayRef<Decl *> TopLevel) {
     const auto *Class = dyn_cast<ClassTemplateDecl>(D);
     // A global class template of a ported file moves, and its member's
     // instantiations move with it (NamespaceRenamer): their file can move.
-    if (!Class || (Class->getDeclContext()->isTranslationUnit() &&
-                   Locs.expansionFile(Class->getLocation())))
+    if (!Class ||
+        (Class->getDeclContext()->isTranslationUnit() && Locs.expansionFile(Class->getLocation())))
       continue;
     for (const ClassTemplateSpecializationDecl *Spec : Class->specializations()) {
       if (Spec->getSpecializationKind() != TSK_ImplicitInstantiation)
@@ -159,8 +159,8 @@ void collectTopLevelItems(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
   }
 }
 
-std::optional<std::pair<unsigned, unsigned>>
-instantiationStatement(const SourceLayout &Layout, unsigned NameOffset) {
+std::optional<std::pair<unsigned, unsigned>> instantiationStatement(const SourceLayout &Layout,
+                                                                    unsigned NameOffset) {
   std::optional<size_t> Name = Layout.tokenAt(NameOffset);
   if (!Name)
     return std::nullopt;
@@ -173,9 +173,9 @@ instantiationStatement(const SourceLayout &Layout, unsigned NameOffset) {
     if (Tokens[I].Kind == tok::semi || Tokens[I].Kind == tok::r_brace ||
         Tokens[I].Kind == tok::l_brace)
       break;
-    bool AfterQualifier = I > 0 && (Tokens[I - 1].Kind == tok::coloncolon ||
-                                    Tokens[I - 1].Kind == tok::period ||
-                                    Tokens[I - 1].Kind == tok::arrow);
+    bool AfterQualifier =
+        I > 0 && (Tokens[I - 1].Kind == tok::coloncolon || Tokens[I - 1].Kind == tok::period ||
+                  Tokens[I - 1].Kind == tok::arrow);
     if (Spelled(I, "template") && !AfterQualifier)
       Begin = I > 0 && Spelled(I - 1, "extern") ? I - 1 : I;
   }
