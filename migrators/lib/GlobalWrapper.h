@@ -56,6 +56,7 @@ public:
   /// half_t *);`, often through a macro), so a wrapped `half_t` could not be
   /// requalified there. Call before any other question.
   void keepInstantiatingFilesGlobal(llvm::ArrayRef<clang::Decl *> TopLevel);
+
 private:
   bool staysWithItsOperands(const clang::FunctionDecl *FD);
   void noteInstantiation(clang::TemplateSpecializationKind Kind, clang::SourceLocation Point);
@@ -69,8 +70,8 @@ private:
 /// name is at `NameOffset` (`template void X<half_t>::run(const half_t *);`,
 /// from `template` or `extern` through the `;`), or none when the name is
 /// not written in such a statement (a macro spells it).
-std::optional<std::pair<unsigned, unsigned>>
-instantiationStatement(const SourceLayout &Layout, unsigned NameOffset);
+std::optional<std::pair<unsigned, unsigned>> instantiationStatement(const SourceLayout &Layout,
+                                                                    unsigned NameOffset);
 
 /// The statement a file-scope macro invocation at `Span` makes
 /// (`INSTANTIATE(half_t);`): the invocation and the `;` after it, if any.
