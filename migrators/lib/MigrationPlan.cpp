@@ -55,8 +55,8 @@ std::vector<std::string> closureNamespaces(const analyze::AnalysisResult &Analys
     using analyze::SymbolKind;
     // A template that qualifies a name (`Runner::run`) is a class template:
     // a function template has no members.
-    if (S.Kind == SymbolKind::Class || S.Kind == SymbolKind::Enum ||
-        S.Kind == SymbolKind::Alias || S.Kind == SymbolKind::Template)
+    if (S.Kind == SymbolKind::Class || S.Kind == SymbolKind::Enum || S.Kind == SymbolKind::Alias ||
+        S.Kind == SymbolKind::Template)
       Types.insert(S.Name);
     if (llvm::StringRef First = firstComponent(S.Name); isIdentifier(First))
       Namespaces.insert(First.str());

@@ -506,8 +506,7 @@ bool NamespaceRenamer::wrapInstantiation(const NamedDecl *D, const SpelledToken 
     else if (Name.editable() && Name.File == At)
       Statement = instantiationStatement(At->Layout, Name.Offset);
     if (Statement) {
-      Locs.observe(*At).Items.push_back(
-          {TopLevelItem::Wrap, Statement->first, Statement->second});
+      Locs.observe(*At).Items.push_back({TopLevelItem::Wrap, Statement->first, Statement->second});
       return true;
     }
   }
