@@ -32,8 +32,8 @@ TEST(PathsTest, ContainedRelativePathsCannotLeaveTheirRoot) {
 }
 
 TEST(PathsTest, AbsolutePathsLoseDotsAndKeepTheirDirectory) {
-  EXPECT_EQ(absolutePath("b/../c.h", "/root/a"), "/root/a/c.h");
-  EXPECT_EQ(absolutePath("/x/./y", "/root"), "/x/y");
+  EXPECT_EQ(absolutePath("b/../c.h", "/srv/a"), "/srv/a/c.h");
+  EXPECT_EQ(absolutePath("/x/./y", "/srv"), "/x/y");
 }
 
 } // namespace
