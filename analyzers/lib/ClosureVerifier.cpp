@@ -5,12 +5,10 @@
 #include "opmig/support/CapturedOutput.h"
 #include "opmig/support/NvccCheck.h"
 #include "opmig/support/SourceFiles.h"
+#include "opmig/support/SymbolTables.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/Object/ELFObjectFile.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -84,46 +82,12 @@ std::vector<std::string> clangObjectCommand(const ParseRequest &Request,
   return Args;
 }
 
-/// `ns::f` for a function symbol (kernel host stubs map to their kernel),
-/// the demangled text otherwise.
-std::string qualifiedNameOf(llvm::StringRef Mangled) {
-  // The demangler keeps pointing into the string it was given.
-  std::string Text = Mangled.str();
-  llvm::ItaniumPartialDemangler Demangler;
-  if (Demangler.partialDemangle(Text.c_str()))
-    return Text;
-  if (!Demangler.isFunction()) {
-    char *Full = Demangler.finishDemangle(nullptr, nullptr);
-    std::string Name = Full ? Full : Text;
-    std::free(Full);
-    return Name;
-  }
-  size_t Size = 0;
-  char *Context = Demangler.getFunctionDeclContextName(nullptr, &Size);
-  char *Base = Demangler.getFunctionBaseName(nullptr, &Size);
-  std::string Name = Context && *Context ? std::string(Context) + "::" : "";
-  llvm::StringRef BaseName = Base ? Base : "";
-  BaseName.consume_front("__device_stub__");
-  Name += BaseName.str();
-  std::free(Context);
-  std::free(Base);
-  return Name;
-}
-
-/// What the closure is really loaded with: torch's libraries, the CUDA
-/// runtime, the C++ runtime and libc.
-struct RuntimeSymbols {
-  std::set<std::string> Defined;
-  bool HasTorch = false;
-  std::string Description;
-};
-
 class Verifier {
 public:
-  Verifier(AnalysisResult &Result, const VerifyOptions &Options)
+  Verifier(const AnalysisResult &Result, const VerifyOptions &Options)
       : Result(Result), Options(Options) {}
 
-  llvm::Error run();
+  llvm::Expected<VerifyReport> run();
 
 private:
   std::vector<std::string> copiedFiles() const;
@@ -152,7 +116,7 @@ private:
                                           std::string &LinkedAgainst) const;
   const RuntimeSymbols &runtime() const;
 
-  AnalysisResult &Result;
+  const AnalysisResult &Result;
   const VerifyOptions &Options;
   mutable std::optional<RuntimeSymbols> Runtime; ///< Read once, for every trial.
 };
@@ -359,102 +323,6 @@ std::set<std::string> Verifier::tusIncluding(const std::string &Header,
   return TUs;
 }
 
-/// The symbols an object or shared library defines and leaves undefined
-/// (mangled; weak undefined ones are allowed to stay so). Shared libraries
-/// are read through their dynamic symbol table, the one the loader uses.
-struct SymbolTable {
-  std::set<std::string> Defined, Undefined;
-};
-
-bool readSymbols(const std::string &Path, SymbolTable &Table) {
-  auto Binary = llvm::object::ObjectFile::createObjectFile(Path);
-  if (!Binary) {
-    llvm::consumeError(Binary.takeError());
-    return false;
-  }
-  const llvm::object::ObjectFile *Object = Binary->getBinary();
-  auto Add = [&](const llvm::object::SymbolRef &Symbol) {
-    auto Flags = Symbol.getFlags();
-    auto Name = Symbol.getName();
-    if (!Flags || !Name) {
-      llvm::consumeError(Flags.takeError());
-      llvm::consumeError(Name.takeError());
-      return;
-    }
-    if (!(*Flags & llvm::object::SymbolRef::SF_Undefined))
-      Table.Defined.insert(Name->str());
-    else if (!(*Flags & llvm::object::SymbolRef::SF_Weak))
-      Table.Undefined.insert(Name->str());
-  };
-  const auto *Elf = llvm::dyn_cast<llvm::object::ELFObjectFileBase>(Object);
-  if (Elf && Elf->getEType() == llvm::ELF::ET_DYN) {
-    for (const llvm::object::ELFSymbolRef &Symbol : Elf->getDynamicSymbolIterators())
-      Add(Symbol);
-    return true;
-  }
-  for (const llvm::object::SymbolRef &Symbol : Object->symbols())
-    Add(Symbol);
-  return true;
-}
-
-/// The full demangled text of a symbol, for reports.
-std::string demangled(const std::string &Mangled) {
-  std::string Text = llvm::demangle(Mangled);
-  llvm::StringRef View(Text);
-  if (View.consume_front("__device_stub__"))
-    return View.str();
-  return Text;
-}
-
-/// A shared library the closure will be loaded with, as the compiler finds it.
-std::string compilerLibrary(llvm::StringRef Name) {
-  std::string Flag = ("-print-file-name=" + Name).str();
-  std::optional<std::string> Output =
-      captureOutput(OPMIG_CLANG_EXECUTABLE, {OPMIG_CLANG_EXECUTABLE, Flag});
-  std::string Path = Output ? llvm::StringRef(*Output).trim().str() : "";
-  return llvm::sys::path::is_absolute(Path) && fs::exists(Path) ? Path : "";
-}
-
-RuntimeSymbols loadRuntimeSymbols(const AnalysisResult &Result) {
-  RuntimeSymbols Runtime;
-  std::vector<std::string> Libraries;
-  std::error_code EC;
-  if (!Result.Torch.LibDir.empty())
-    for (fs::directory_iterator It(Result.Torch.LibDir, EC), End; It != End && !EC;
-         It.increment(EC))
-      if (llvm::StringRef(llvm::sys::path::filename(It->path())).contains(".so"))
-        Libraries.push_back(It->path());
-  Runtime.HasTorch = !Libraries.empty();
-  bool HasCudart = false;
-  for (llvm::StringRef Dir : {"lib64", "targets/x86_64-linux/lib"}) {
-    std::string Cudart = Result.CudaPath + "/" + Dir.str() + "/libcudart.so";
-    if (!Result.CudaPath.empty() && !HasCudart && fs::exists(Cudart)) {
-      Libraries.push_back(Cudart);
-      HasCudart = true;
-    }
-  }
-  for (llvm::StringRef Name : {"libstdc++.so.6", "libm.so.6", "libc.so.6", "libgcc_s.so.1"})
-    if (std::string Path = compilerLibrary(Name); !Path.empty())
-      Libraries.push_back(Path);
-  for (const std::string &Library : Libraries) {
-    SymbolTable Table;
-    if (readSymbols(Library, Table))
-      Runtime.Defined.insert(Table.Defined.begin(), Table.Defined.end());
-  }
-  Runtime.Description =
-      Runtime.HasTorch ? "torch " + Result.Torch.Version + " libraries in " + Result.Torch.LibDir
-                       : "no torch libraries (torch is not installed with its lib/ folder): only "
-                         "symbols that the tree's own TUs define count as missing";
-  Runtime.Description += HasCudart ? ", the CUDA runtime" : ", no CUDA runtime";
-  Runtime.Description += ", the C++ runtime and libc";
-  return Runtime;
-}
-
-/// Python's C API comes from the interpreter that loads an extension.
-bool isInterpreterSymbol(llvm::StringRef Mangled) {
-  return Mangled.starts_with("Py") || Mangled.starts_with("_Py");
-}
-
 /// The words a TU providing `Mangled` is likely to mention: its own name and
 /// its class's (`run`, `AxpyLauncher` for `tl::AxpyLauncher<float>::run`).
 std::vector<std::string> namesOf(const std::string &Mangled) {
@@ -579,7 +447,9 @@ std::vector<std::string> Verifier::linkProblems(const std::string &Library,
 
 const RuntimeSymbols &Verifier::runtime() const {
   if (!Runtime)
-    Runtime = loadRuntimeSymbols(Result);
+    Runtime = loadRuntimeSymbols({Result.Torch.LibDir, Result.Torch.Version, Result.CudaPath,
+                                  OPMIG_CLANG_EXECUTABLE,
+                                  "only symbols that the tree's own TUs define count as missing"});
   return *Runtime;
 }
 
@@ -590,7 +460,7 @@ std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &U
   LinkedAgainst = runtime().Description;
   std::set<std::string> Missing;
   for (const std::string &Symbol : Undefined)
-    if (!runtime().Defined.count(Symbol) && !isInterpreterSymbol(Symbol))
+    if (!runtime().provides(Symbol))
       Missing.insert(Symbol);
   if (Missing.empty())
     return {};
@@ -610,16 +480,15 @@ std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &U
   std::vector<std::string> Problems;
   for (const std::string &Symbol : Missing) {
     auto Provider = Providers.find(Symbol);
-    Problems.push_back(demangled(Symbol) + (Provider == Providers.end()
-                                                ? " (defined by no TU of the tree)"
-                                                : " (defined by " + Provider->second + ")"));
+    Problems.push_back(demangleSymbol(Symbol) + (Provider == Providers.end()
+                                                     ? " (defined by no TU of the tree)"
+                                                     : " (defined by " + Provider->second + ")"));
   }
   return Problems;
 }
 
-llvm::Error Verifier::run() {
-  VerifyReport &Report = Result.Verify;
-  Report = VerifyReport();
+llvm::Expected<VerifyReport> Verifier::run() {
+  VerifyReport Report;
   Report.Ran = true;
   Report.Compiler = Options.Nvcc.empty() ? "clang" : "nvcc";
   Report.CompilerPath = Options.Nvcc.empty() ? OPMIG_CLANG_EXECUTABLE : Options.Nvcc;
@@ -649,12 +518,13 @@ llvm::Error Verifier::run() {
     Report.ScratchDir = *Scratch;
   else
     fs::remove_directories(*Scratch);
-  return llvm::Error::success();
+  return Report;
 }
 
 } // namespace
 
-llvm::Error verifyClosure(AnalysisResult &Result, const VerifyOptions &Options) {
+llvm::Expected<VerifyReport> verifyClosure(const AnalysisResult &Result,
+                                           const VerifyOptions &Options) {
   return Verifier(Result, Options).run();
 }
 

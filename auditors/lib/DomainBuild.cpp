@@ -11,8 +11,10 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <map>
 
 namespace opmig::audit {
 
@@ -61,6 +63,48 @@ std::vector<std::string> domainFlags(const opmig::BuildRecord &B, const std::str
     Flags.insert(Flags.end(), {"-isystem", Toolchain.PythonIncludeDir});
   llvm::append_range(Flags, Options.ExtraArgs);
   return Flags;
+}
+
+/// The namespaces only the domain defines: where renames and the wrap put
+/// upstream code, and the ops' C++ functions'.
+std::vector<std::string> ownNamespaces(const opmig::Manifest &M) {
+  std::vector<std::string> Namespaces;
+  for (const opmig::NamespaceRename &R : M.Renames)
+    Namespaces.push_back(R.To);
+  if (!M.WrapGlobalInto.empty())
+    Namespaces.push_back(M.WrapGlobalInto);
+  for (const opmig::ManifestOp &Op : M.Ops)
+    if (size_t At = Op.CppFunction.rfind("::"); At != std::string::npos)
+      Namespaces.push_back(Op.CppFunction.substr(0, At));
+  return Namespaces;
+}
+
+std::string hostCompiler() {
+  for (llvm::StringRef Name : {"c++", "g++"})
+    if (llvm::ErrorOr<std::string> Path = llvm::sys::findProgramByName(Name))
+      return *Path;
+  return "";
+}
+
+/// Links the objects of a domain whose TUs all compiled; says why not
+/// otherwise.
+void linkDomain(BuildCheckResult &Result, const opmig::Manifest &M,
+                const opmig::ToolchainPaths &Toolchain, const std::string &ObjectDir) {
+  if (!llvm::all_of(Result.TUs, [](const validate::CompiledTU &TU) { return TU.Compiles; })) {
+    Result.LinkNotRunBecause = "a TU does not compile";
+    return;
+  }
+  validate::LinkRequest Request;
+  Request.Linker = Result.Nvcc;
+  for (const validate::CompiledTU &TU : Result.TUs)
+    Request.Objects.push_back(TU.Object);
+  Request.Library = ObjectDir + "/lib" + M.Domain + ".so";
+  Request.Runtime = {Toolchain.Torch.LibDir, Toolchain.Torch.Version, Toolchain.CudaPath,
+                     hostCompiler(),
+                     "only symbols of the domain's own namespaces count as missing"};
+  Request.OwnNamespaces = ownNamespaces(M);
+  Result.Link = validate::linkObjects(Request);
+  Result.Linked = true;
 }
 
 std::string absolute(const std::string &Path) {
@@ -118,9 +162,18 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
                     : !M.Build->GpuArch.empty() ? M.Build->GpuArch
                                                 : "sm_90";
   Request.Jobs = Options->Jobs;
+  llvm::SmallString<128> ObjectDir;
+  if (std::error_code EC = fs::createUniqueDirectory("opmig-review-build", ObjectDir)) {
+    Result.NotRunBecause = "cannot create a scratch folder for the objects: " + EC.message();
+    return Result;
+  }
+  Request.Stage = opmig::NvccStage::HostObject;
+  Request.ObjectDir = std::string(ObjectDir);
   Result.Ran = true;
   Result.GpuArch = Request.GpuArch;
   Result.TUs = validate::compileTree(Request);
+  linkDomain(Result, M, Toolchain, Request.ObjectDir);
+  fs::remove_directories(ObjectDir);
   return Result;
 }
 
@@ -131,9 +184,29 @@ std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
       continue;
     const opmig::CompilerError &First = TU.Errors.front();
     std::string Where = First.File + (First.Line ? ":" + std::to_string(First.Line) : "");
+    Findings.push_back({ReviewKind::DoesNotCompile, TU.Path,
+                        "nvcc (host objects for " + Build.GpuArch + ") rejects it: " + Where +
+                            ": " + First.Message,
+                        0});
+  }
+  return Findings;
+}
+
+std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build) {
+  if (!Build.Linked)
+    return {};
+  std::string Domain = Build.TUs.empty() ? "" : Build.TUs.front().Path;
+  if (!Build.Link.Linked)
+    return {{ReviewKind::DoesNotLink, Domain, "the link fails: " + Build.Link.LinkError, 0}};
+  std::map<std::string, std::string> TUOfObject;
+  for (const validate::CompiledTU &TU : Build.TUs)
+    TUOfObject[TU.Object] = TU.Path;
+  std::vector<ReviewFinding> Findings;
+  for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved) {
+    std::string User = S.ReferencedBy.empty() ? Domain : TUOfObject[S.ReferencedBy.front()];
     Findings.push_back(
-        {ReviewKind::DoesNotCompile, TU.Path,
-         "nvcc (front end for " + Build.GpuArch + ") rejects it: " + Where + ": " + First.Message,
+        {ReviewKind::DoesNotLink, User,
+         "uses `" + S.Name + "`, which no TU of the domain defines, nor what it is loaded with",
          0});
   }
   return Findings;

@@ -1,7 +1,8 @@
 //===- DomainBuild.h - The review's build check of a domain -----*- C++ -*-===//
 //
 // Compiles every C++/CUDA TU a manifest names (ported files and owned
-// generated glue) as the target holds it now, with what the manifest records
+// generated glue) as the target holds it now, to host objects, and links
+// them when all compile, with what the manifest records
 // of the glue's build (standard, defines, include dirs, nvcc flags, arch)
 // plus torch's and Python's headers, through validate::compileTree. A
 // review reads no profile and no upstream, so this is all it has; flags of
@@ -32,6 +33,10 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
 
 /// A `does-not-compile` finding per TU that fails, with its first error.
 std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build);
+
+/// A `does-not-link` finding per symbol the linked domain leaves undefined
+/// (on the first TU that uses it), or one when the link itself fails.
+std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build);
 
 } // namespace opmig::audit
 

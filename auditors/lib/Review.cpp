@@ -199,8 +199,8 @@ std::string countOf(const std::vector<ReviewFinding> &Findings, ReviewKind K) {
 /// The verdict and its reasons: missing pieces first, then signs of a
 /// copy nobody looked at.
 void judge(ReviewResult &R) {
-  for (ReviewKind K :
-       {ReviewKind::MissingFile, ReviewKind::StaleProvenance, ReviewKind::DoesNotCompile})
+  for (ReviewKind K : {ReviewKind::MissingFile, ReviewKind::StaleProvenance,
+                       ReviewKind::DoesNotCompile, ReviewKind::DoesNotLink})
     if (std::string C = countOf(R.Findings, K); !C.empty()) {
       R.Outcome = Verdict::Incomplete;
       R.Reasons.push_back(C);
@@ -218,7 +218,8 @@ void judge(ReviewResult &R) {
                                     "extra, the generated glue as generated, no upstream name in "
                                     "the API") +
                         (R.Coverage.empty() ? "" : ", a test for every required validation layer") +
-                        (R.Build.Ran ? ", every TU compiles with nvcc" : ""));
+                        (R.Build.Ran ? ", every TU compiles with nvcc" : "") +
+                        (R.Build.Linked ? " and the domain links" : ""));
 }
 
 /// The spec whose layers the review requires: the manifest's, when the
@@ -279,6 +280,8 @@ const char *toString(ReviewKind K) {
     return "untested-layer";
   case ReviewKind::DoesNotCompile:
     return "does-not-compile";
+  case ReviewKind::DoesNotLink:
+    return "does-not-link";
   }
   llvm_unreachable("unknown review kind");
 }
@@ -332,6 +335,8 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   R.Build = checkDomainBuilds(L->M, Options.Target, Options.BuildCheck);
   for (ReviewFinding &F : buildFindings(R.Build))
     R.Findings.push_back(std::move(F));
+  for (ReviewFinding &F : linkFindings(R.Build))
+    R.Findings.push_back(std::move(F));
   judge(R);
   return R;
 }
@@ -350,14 +355,37 @@ std::vector<std::string> migratedDomains(const std::string &Target,
   return {Domains.begin(), Domains.end()};
 }
 
-/// `build check (nvcc, front end for sm_90): 4 of 5 TUs compile`, or why
-/// it did not run: the failing TUs' first errors are their findings.
+/// `build check (nvcc, host objects for sm_90): 5 of 5 TUs compile; linked
+/// against ...: no undefined symbol`, or why it did not run: the failing
+/// TUs' first errors and the undefined symbols are their findings.
 static std::string renderBuildLine(const BuildCheckResult &Build) {
   if (!Build.Ran)
     return "build check: not run (" + Build.NotRunBecause + ")\n";
-  return "build check (nvcc, front end for " + Build.GpuArch +
-         "): " + std::to_string(Build.compiling()) + " of " + std::to_string(Build.TUs.size()) +
-         " TU" + (Build.TUs.size() == 1 ? "" : "s") + " compile\n";
+  std::string Line = "build check (nvcc, host objects for " + Build.GpuArch +
+                     "): " + std::to_string(Build.compiling()) + " of " +
+                     std::to_string(Build.TUs.size()) + " TU" + (Build.TUs.size() == 1 ? "" : "s") +
+                     " compile";
+  if (!Build.Linked)
+    return Line + "; not linked (" + Build.LinkNotRunBecause + ")\n";
+  if (!Build.Link.Linked)
+    return Line + "; the link fails\n";
+  size_t Missing = Build.Link.Unresolved.size();
+  return Line + "; linked against " + Build.Link.LinkedAgainst + ": " +
+         (Missing ? std::to_string(Missing) + " undefined symbol" + (Missing == 1 ? "" : "s")
+                  : "no undefined symbol") +
+         "\n";
+}
+
+static nlohmann::ordered_json linkJson(const BuildCheckResult &Build) {
+  nlohmann::ordered_json Unresolved = nlohmann::ordered_json::array();
+  for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved)
+    Unresolved.push_back({{"symbol", S.Name}, {"mangled", S.Mangled}});
+  return {{"ran", Build.Linked},
+          {"not_run_because", Build.LinkNotRunBecause},
+          {"links", Build.Linked && Build.Link.links()},
+          {"link_error", Build.Link.LinkError},
+          {"linked_against", Build.Link.LinkedAgainst},
+          {"undefined_symbols", Unresolved}};
 }
 
 static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
@@ -374,7 +402,8 @@ static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
           {"gpu_arch", Build.GpuArch},
           {"compiling", Build.compiling()},
           {"total", Build.TUs.size()},
-          {"tus", TUs}};
+          {"tus", TUs},
+          {"link", linkJson(Build)}};
 }
 
 std::string renderReviewText(const ReviewResult &Result) {

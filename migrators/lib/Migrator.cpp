@@ -357,6 +357,7 @@ llvm::Error Pipeline::derive() {
   for (const PlannedOp &Op : R.Plan.Ops)
     Request.OpNames.push_back(Op.Name);
   Request.TUFlags = R.Analysis.TUFlags;
+  Request.DeclaredWrites = Options.DeclaredWrites;
   for (const std::string &Dir : R.Analysis.SubmoduleDirs)
     Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
   llvm::Expected<std::vector<OpSignature>> Ops = deriveSignatures(Request);

@@ -25,6 +25,8 @@ struct EntryJob {
   size_t Index = 0;
   const analyze::ResolvedEntry *Entry = nullptr;
   std::string OpName;
+  /// Parameters the user says it writes (SignatureRequest::DeclaredWrites).
+  std::vector<std::string> DeclaredWrites;
 };
 
 /// `a`, `b`, ..., `z`, `aa`, ...: torch's alias set names for mutable
@@ -80,16 +82,39 @@ std::map<unsigned, std::string> writtenByUpstreamSchema(const FunctionDecl &Func
   return Written;
 }
 
+/// The parameters the user declared written, which no analysis could
+/// have seen (a write inside a function defined in another file). Each must
+/// name a tensor parameter: a misspelt one would silently stay unmarked.
+llvm::Error addDeclaredWrites(const FunctionDecl &Function, const EntryJob &Job,
+                              std::map<unsigned, std::string> &Written) {
+  std::vector<std::string> Tensors;
+  for (const ParmVarDecl *Param : Function.parameters())
+    if (isTensorLike(Param->getType()))
+      Tensors.push_back(Param->getNameAsString());
+  for (const std::string &Name : Job.DeclaredWrites) {
+    const ParmVarDecl *const *Param = llvm::find_if(
+        Function.parameters(), [&](const ParmVarDecl *P) { return P->getName() == Name; });
+    if (Param == Function.param_end() || !isTensorLike((*Param)->getType()))
+      return inputError("op `", Job.OpName, "` is declared to write `", Name,
+                        "`, which is not one of its tensor parameters (", llvm::join(Tensors, ", "),
+                        ")");
+    Written.insert_or_assign((*Param)->getFunctionScopeIndex(), "declared written");
+  }
+  return llvm::Error::success();
+}
+
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
 /// its own alias set (`Aliases`, by parameter index): a non-const
 /// `at::Tensor &`, a tensor the body writes (TensorWrites.h), or one the
 /// upstream's schema marks.
-llvm::Error addParams(const FunctionDecl &Function, const analyze::ResolvedEntry &Entry,
-                      const ASTContext &Ctx, OpSignature &Sig, std::vector<std::string> &Aliases) {
+llvm::Error addParams(const FunctionDecl &Function, const EntryJob &Job, const ASTContext &Ctx,
+                      OpSignature &Sig, std::vector<std::string> &Aliases) {
   Aliases.assign(Function.getNumParams(), "");
-  std::map<unsigned, std::string> Written = writtenByUpstreamSchema(Function, Entry);
+  std::map<unsigned, std::string> Written = writtenByUpstreamSchema(Function, *Job.Entry);
   for (TensorWrite &Write : findTensorWrites(Function, Ctx.getSourceManager()))
     Written.try_emplace(Write.Param, std::move(Write.How));
+  if (llvm::Error E = addDeclaredWrites(Function, Job, Written))
+    return E;
   unsigned MutableCount = 0;
   for (const ParmVarDecl *Param : Function.parameters()) {
     unsigned Index = Param->getFunctionScopeIndex();
@@ -153,14 +178,14 @@ llvm::Error addResults(const ReturnTypes &Returns, const FakeResult &Fake,
 }
 
 /// Builds the signature of one entry from its definition.
-llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function,
-                                           const analyze::ResolvedEntry &Entry,
-                                           const std::string &OpName, ASTContext &Ctx) {
+llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const EntryJob &Job,
+                                           ASTContext &Ctx) {
+  const std::string &OpName = Job.OpName;
   OpSignature Sig;
   Sig.OpName = OpName;
   Sig.CppFunction = Function.getQualifiedNameAsString();
   std::vector<std::string> Aliases;
-  if (llvm::Error Err = addParams(Function, Entry, Ctx, Sig, Aliases))
+  if (llvm::Error Err = addParams(Function, Job, Ctx, Sig, Aliases))
     return Err;
   QualType Result = Function.getReturnType();
   std::string ResultType = Result.getAsString(Ctx.getPrintingPolicy());
@@ -192,6 +217,11 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function,
   } else {
     Sig.BoxedDeclaration = printQualified(Result, Ctx, BoxedCall);
   }
+  if (Sig.Returns.empty() && llvm::none_of(Sig.Params, [](const OpParam &P) { return P.Mutable; }))
+    Sig.WritesUnseen = "it returns nothing, and no tensor parameter is seen written (a write "
+                       "inside a function defined in another file is not followed): without "
+                       "`(a!)` marks, torch.compile and functionalization treat it as doing "
+                       "nothing; declare its outputs";
   Sig.FakeDerived = Fake.Derived;
   Sig.FakeReason = std::move(Fake.Reason);
   Sig.FakePython = std::move(Fake.Python);
@@ -280,7 +310,7 @@ void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
     const analyze::Location &Loc = Job.Entry->Loc;
     const FunctionDecl *Function = Finder.find(Job.Entry->Function, Loc.Line);
     llvm::Expected<OpSignature> Sig =
-        Function ? buildSignature(*Function, *Job.Entry, Job.OpName, Ctx)
+        Function ? buildSignature(*Function, Job, Ctx)
                  : llvm::Expected<OpSignature>(
                        inputError("entry `", Job.Entry->Function, "`: no definition at ", Loc.File,
                                   ":", std::to_string(Loc.Line), " in the parse of that file"));
@@ -362,7 +392,18 @@ llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &Fil
 
 } // namespace
 
+static std::vector<std::string> declaredWrites(const SignatureRequest &Request,
+                                               const std::string &OpName) {
+  auto It = Request.DeclaredWrites.find(OpName);
+  return It == Request.DeclaredWrites.end() ? std::vector<std::string>() : It->second;
+}
+
 llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request) {
+  for (const auto &[OpName, Params] : Request.DeclaredWrites)
+    if (!llvm::is_contained(Request.OpNames, OpName))
+      return inputError("outputs are declared for op `", OpName,
+                        "`, which this migration does not register (its ops: ",
+                        llvm::join(Request.OpNames, ", "), ")");
   if (Request.OpNames.size() != Request.Entries.size())
     return llvm::createStringError("deriveSignatures: " + std::to_string(Request.Entries.size()) +
                                    " entries but " + std::to_string(Request.OpNames.size()) +
@@ -370,7 +411,8 @@ llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest
   // One parse per file, however many entries it defines.
   std::map<std::string, std::vector<EntryJob>> ByFile;
   for (size_t I = 0; I < Request.Entries.size(); ++I)
-    ByFile[Request.Entries[I].Loc.File].push_back({I, &Request.Entries[I], Request.OpNames[I]});
+    ByFile[Request.Entries[I].Loc.File].push_back(
+        {I, &Request.Entries[I], Request.OpNames[I], declaredWrites(Request, Request.OpNames[I])});
   std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
   for (const auto &[File, Jobs] : ByFile)
     if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived))

@@ -111,6 +111,19 @@ TEST_F(RealTorch, SampleMigrationCompilesWithNvccBeforeItIsWritten) {
   EXPECT_GE(Check["tus"].size(), 2u); // The ported TUs and the generated binding.
   for (const nlohmann::json &TU : Check["tus"])
     EXPECT_TRUE(TU["compiles"].get<bool>()) << TU.dump(2);
+
+  // As written, the domain compiles to objects against torch's headers and
+  // links against its libraries with nothing undefined.
+  ToolResult Reviewed =
+      runOpmig({"review", "--target", Box.Target, "--domain", C.Domain, "--format", "json"},
+               {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + torchDir()});
+  const nlohmann::json Build = Reviewed.json()["build_check"];
+  ASSERT_TRUE(Build["ran"].get<bool>()) << Build.dump(2) << Reviewed.Stderr;
+  EXPECT_EQ(Build["compiling"], Build["total"]) << Build.dump(2);
+  EXPECT_TRUE(Build["link"]["links"].get<bool>()) << Build["link"].dump(2);
+  EXPECT_NE(Build["link"]["linked_against"].get<std::string>().find("torch " OPMIG_TORCH_VERSION),
+            std::string::npos)
+      << Build["link"].dump(2);
 }
 
 /// Outputs taken by value, by const reference and as an optional are

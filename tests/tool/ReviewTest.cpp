@@ -244,10 +244,13 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   ASSERT_NO_FATAL_FAILURE(migrate(M));
   ToolResult R = reviewBuild(M);
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr; // The placeholders.
-  EXPECT_NE(R.Stdout.find("build check (nvcc, front end for sm_90): 5 of 5 TUs compile\n"),
+  EXPECT_NE(R.Stdout.find("build check (nvcc, host objects for sm_90): 5 of 5 TUs compile; "
+                          "linked against "),
             std::string::npos)
       << R.Stdout;
+  EXPECT_NE(R.Stdout.find(": no undefined symbol\n"), std::string::npos) << R.Stdout;
   EXPECT_EQ(R.Stdout.find("does-not-compile"), std::string::npos) << R.Stdout;
+  EXPECT_EQ(R.Stdout.find("does-not-link"), std::string::npos) << R.Stdout;
   EXPECT_NE(R.Stdout.find("verdict: mechanical (2 untested-layer)\n"), std::string::npos)
       << R.Stdout;
 
@@ -287,14 +290,41 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   // The text names the TU with its first error.
   R = reviewBuild(M);
   EXPECT_NE(R.Stdout.find("does-not-compile " + Path +
-                          ": nvcc (front end for sm_90) rejects it: " + Path + ":"),
+                          ": nvcc (host objects for sm_90) rejects it: " + Path + ":"),
             std::string::npos)
       << R.Stdout;
-  EXPECT_NE(R.Stdout.find("build check (nvcc, front end for sm_90): 4 of 5 TUs compile\n"),
+  EXPECT_NE(R.Stdout.find("build check (nvcc, host objects for sm_90): 4 of 5 TUs compile; not "
+                          "linked (a TU does not compile)\n"),
             std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("verdict: incomplete (1 does-not-compile)\n"), std::string::npos)
       << R.Stdout;
+
+  // Every TU compiles again, but the float instantiation of the launch is
+  // gone: the host wrapper's use of it is undefined, and the domain could
+  // not be loaded.
+  writeFile(Cu, readFile(Cu).substr(0, readFile(Cu).find("static_assert(sizeof(float) == 2")));
+  std::string Text = readFile(Cu);
+  size_t At = Text.find("SAMPLE_INSTANTIATE_MERGE(float)");
+  ASSERT_NE(At, std::string::npos) << Text;
+  writeFile(Cu, Text.erase(At, std::string("SAMPLE_INSTANTIATE_MERGE(float)").size()));
+  R = reviewBuild(M, {"--format", "json"});
+  J = R.json();
+  EXPECT_EQ(J["verdict"], "incomplete") << J.dump(2);
+  EXPECT_EQ(J["reasons"], nlohmann::json::array({"1 does-not-link"}));
+  EXPECT_EQ(J["build_check"]["compiling"], 5);
+  EXPECT_EQ(J["build_check"]["link"]["links"], false);
+  ASSERT_EQ(J["build_check"]["link"]["undefined_symbols"].size(), 1u) << J["build_check"].dump(2);
+  EXPECT_NE(J["build_check"]["link"]["undefined_symbols"][0]["symbol"].get<std::string>().find(
+                "launch_merge_attn_states<float>"),
+            std::string::npos)
+      << J["build_check"]["link"];
+  for (const nlohmann::json &F : J["findings"])
+    if (F["kind"] == "does-not-link")
+      EXPECT_EQ(
+          F["path"],
+          fs::relative(M.NativeDir + "/attention/merge_attn_states.cu", M.Box.Target).string())
+          << F;
 
   // Without nvcc the check does not run, says so, and claims nothing.
   std::string Toolkit = makeTempDir();

@@ -39,8 +39,10 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
     Verify.ClangBecause = !Options.JudgeWithNvcc ? "--no-nvcc"
                                                  : "no nvcc (neither <cuda-path>/bin/nvcc nor on "
                                                    "PATH)";
-    if (llvm::Error E = analyze::verifyClosure(*Result, Verify))
-      return reportError(std::move(E));
+    llvm::Expected<analyze::VerifyReport> Report = analyze::verifyClosure(*Result, Verify);
+    if (!Report)
+      return reportError(Report.takeError());
+    Result->Verify = std::move(*Report);
   }
   std::string Rendered;
   if (Args.Format == "json")

@@ -7,6 +7,7 @@
 #include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/StagedWriter.h"
 #include "opmig/migrate/TargetLock.h"
+#include "opmig/support/Errors.h"
 #include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -15,6 +16,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <csignal>
+#include <map>
 #include <optional>
 
 namespace opmig {
@@ -25,6 +27,7 @@ struct MigrateArgs {
   AnalysisFlags Analysis;
   migrate::MigrateOptions Options;
   std::vector<std::string> Renames;
+  std::vector<std::string> Mutates;
   std::string Format = "text";
   bool DryRun = false, Force = false, Verbose = false, NoCompileCheck = false;
 };
@@ -99,6 +102,20 @@ llvm::Expected<std::string> dryRunDiff(const migrate::MigrationResult &R) {
   return Out;
 }
 
+/// `OP=PARAM[,PARAM...]` of `--mutates`, added to `Writes`.
+llvm::Error addDeclaredWrites(llvm::StringRef Spec,
+                              std::map<std::string, std::vector<std::string>> &Writes) {
+  auto [Op, Params] = Spec.split('=');
+  llvm::SmallVector<llvm::StringRef> Names;
+  Params.split(Names, ',', -1, /*KeepEmpty=*/false);
+  if (Op.trim().empty() || Names.empty())
+    return inputError("invalid --mutates '", Spec,
+                      "'; write OP=PARAM[,PARAM...], e.g. --mutates gemm_w4a4=out,qout");
+  for (llvm::StringRef Name : Names)
+    Writes[Op.trim().str()].push_back(Name.trim().str());
+  return llvm::Error::success();
+}
+
 int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   finishAnalysisOptions(Args.Analysis, Extra);
   migrate::MigrateOptions &Options = Args.Options;
@@ -111,6 +128,9 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
       return reportError(Rename.takeError());
     Options.Renames.push_back(*Rename);
   }
+  for (const std::string &Spec : Args.Mutates)
+    if (llvm::Error E = addDeclaredWrites(Spec, Options.DeclaredWrites))
+      return reportError(std::move(E));
   Options.DryRun = Args.DryRun;
   // Held from before the recovery to after the commit; a dry run writes
   // nothing and needs none.
@@ -185,6 +205,11 @@ CommandRunner registerMigrateCommand(CLI::App &App) {
   Sub->add_option("--no-register", O.Unregistered,
                   "ENTRY: port this --entry's closure without registering it as an op (a "
                   "kernel-level function a wrapper of the target calls), repeatable")
+      ->allow_extra_args(false);
+  Sub->add_option("--mutates", Args->Mutates,
+                  "OP=PARAM[,PARAM...]: tensor parameters OP writes where the analysis cannot "
+                  "see it (inside a function of another file); they become Tensor(a!), "
+                  "repeatable")
       ->allow_extra_args(false);
   Sub->add_option("--upstream-repo", O.UpstreamRepo,
                   "upstream repository recorded in the provenance (default: git remote origin)");

@@ -139,6 +139,8 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
                {"fake_derived", Sig.FakeDerived}};
     if (!Sig.FakeDerived)
       Op["fake_reason"] = Sig.FakeReason;
+    if (!Sig.WritesUnseen.empty())
+      Op["writes_unseen"] = Sig.WritesUnseen;
     Ops.push_back(std::move(Op));
   }
   json Changes = json::array();
@@ -221,6 +223,9 @@ std::string renderMigrationText(const MigrationResult &R, const validate::Compil
     OS << "  " << Unchanged << " file" << (Unchanged == 1 ? "" : "s") << " unchanged\n";
   for (size_t I = 0; I < R.Ops.size(); ++I) {
     OS << "op " << R.Plan.OpNamespace << "::" << R.Plan.Ops[I].Name << R.Ops[I].Schema << "\n";
+    if (!R.Ops[I].WritesUnseen.empty())
+      OS << "warning: " << R.Plan.Ops[I].Name << ": " << R.Ops[I].WritesUnseen << " with --mutates "
+         << R.Plan.Ops[I].Name << "=PARAM,...\n";
     if (!R.Ops[I].FakeDerived)
       OS << "warning: no fake derived for " << R.Plan.Ops[I].Name << ": " << R.Ops[I].FakeReason
          << "; the generated fake raises until you write one\n";

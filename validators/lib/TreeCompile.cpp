@@ -2,6 +2,7 @@
 
 #include "opmig/validate/TreeCompile.h"
 
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -35,15 +36,27 @@ CompiledTU toCompiledTU(std::string Path, opmig::NvccVerdict Verdict, llvm::Stri
   return TU;
 }
 
+/// `<ObjectDir>/<n>-<file name>.o`: numbered, since two folders of a
+/// domain may hold TUs of the same name.
+static std::string objectPath(const TreeCompileRequest &Request, size_t Index) {
+  if (Request.Stage == opmig::NvccStage::FrontEnd)
+    return "";
+  return Request.ObjectDir + "/" + std::to_string(Index) + "-" +
+         llvm::sys::path::filename(Request.TUs[Index]).str() + ".o";
+}
+
 std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
   std::vector<opmig::NvccCheckRequest> Requests;
-  for (const std::string &TU : Request.TUs)
-    Requests.push_back({Request.Nvcc, Request.Root + "/" + TU, Request.Flags, Request.NvccFlags,
-                        Request.GpuArch, opmig::NvccStage::FrontEnd, ""});
+  for (size_t I = 0; I < Request.TUs.size(); ++I)
+    Requests.push_back({Request.Nvcc, Request.Root + "/" + Request.TUs[I], Request.Flags,
+                        Request.NvccFlags, Request.GpuArch, Request.Stage, objectPath(Request, I)});
   std::vector<opmig::NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
   std::vector<CompiledTU> Results;
-  for (size_t I = 0; I < Request.TUs.size(); ++I)
+  for (size_t I = 0; I < Request.TUs.size(); ++I) {
     Results.push_back(toCompiledTU(Request.TUs[I], std::move(Verdicts[I]), Request.Root));
+    if (Results.back().Compiles)
+      Results.back().Object = Requests[I].ObjectFile;
+  }
   return Results;
 }
 

@@ -457,10 +457,13 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   EXPECT_EQ(R->Build.compiling(), 2u);
   EXPECT_EQ(R->Outcome, Verdict::Thoughtful);
   std::string Text = renderReviewText(*R);
-  EXPECT_NE(Text.find("build check (nvcc, front end for sm_90): 2 of 2 TUs compile\n"),
+  EXPECT_NE(Text.find("build check (nvcc, host objects for sm_90): 2 of 2 TUs compile; linked "
+                      "against no torch libraries"),
             std::string::npos)
       << Text;
-  EXPECT_NE(Text.find(", every TU compiles with nvcc)\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find(": no undefined symbol\n"), std::string::npos) << Text;
+  EXPECT_NE(Text.find(", every TU compiles with nvcc and the domain links)\n"), std::string::npos)
+      << Text;
 
   // A TU edited so that it no longer compiles makes the domain incomplete.
   writeFile(Rope, std::string(MigratedRope) + "void broken() { undefined_name(); }\n");
@@ -469,7 +472,7 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
   EXPECT_EQ(R->Findings[0].Kind, ReviewKind::DoesNotCompile);
   EXPECT_EQ(R->Findings[0].Path, "csrc/kernels/rope/rope.cu");
-  EXPECT_NE(R->Findings[0].Message.find("nvcc (front end for sm_90) rejects it: "
+  EXPECT_NE(R->Findings[0].Message.find("nvcc (host objects for sm_90) rejects it: "
                                         "csrc/kernels/rope/rope.cu:5: "),
             std::string::npos)
       << R->Findings[0].Message;
@@ -488,6 +491,60 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   EXPECT_EQ(J["build_check"]["tus"][0]["errors"][0]["line"], 5);
   EXPECT_EQ(J["build_check"]["tus"][1]["path"], "csrc/kernels/rope/binding.cpp");
   EXPECT_EQ(J["build_check"]["tus"][1]["compiles"], true);
+  // A TU that does not compile leaves nothing to link: no claim about it.
+  EXPECT_EQ(J["build_check"]["link"]["ran"], false);
+  EXPECT_EQ(J["build_check"]["link"]["not_run_because"], "a TU does not compile");
+}
+
+// Every TU compiles, yet the library would not load: the glue calls a
+// function of the domain that no TU defines any more (a pruned sibling, a
+// lost instantiation). Without torch's libraries only the domain's own
+// namespaces count, so the stand-in headers' declarations raise nothing.
+TEST(ReviewTest, BuildCheckLinksTheDomainAndNamesWhatNothingDefines) {
+  if (!haveNvcc())
+    GTEST_SKIP() << "no nvcc (neither /usr/local/cuda/bin/nvcc nor on PATH): the link of the "
+                    "build check is not exercised";
+  Migration Mig = makeMigration();
+  recordBuild(Mig);
+  const std::string Calling = "// generated binding
+                              "
+                              "namespace demo::rope { void launch(int n); }
+                              "
+                              "namespace torch_like { void registered(); }
+                              "
+                              "void bind_rope() { demo::rope::launch(3); torch_like::registered(); }
+                              ";
+      writeFile(Mig.Target + "/csrc/kernels/rope/binding.cpp", Calling);
+  editManifest(Mig, [&](opmig::Manifest &M) {
+    M.Renames.push_back({"upstream_rope", "demo::rope"});
+    M.Generated[0].Sha256 = opmig::sha256Hex(Calling);
+  });
+  llvm::Expected<ReviewResult> R = reviewMigration(withBuildCheck(Mig));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  ASSERT_TRUE(R->Build.Linked) << R->Build.LinkNotRunBecause;
+  ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
+  EXPECT_EQ(R->Findings[0].Kind, ReviewKind::DoesNotLink);
+  EXPECT_EQ(R->Findings[0].Path, "csrc/kernels/rope/binding.cpp");
+  EXPECT_EQ(R->Findings[0].Message, "uses `demo::rope::launch(int)`, which no TU of the domain "
+                                    "defines, nor what it is loaded with");
+  EXPECT_EQ(R->Outcome, Verdict::Incomplete);
+  EXPECT_EQ(R->Reasons, std::vector<std::string>{"1 does-not-link"});
+  EXPECT_NE(renderReviewText(*R).find(": 1 undefined symbol\n"), std::string::npos);
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+  EXPECT_EQ(J["build_check"]["link"]["links"], false);
+  EXPECT_EQ(J["build_check"]["link"]["undefined_symbols"][0]["symbol"], "demo::rope::launch(int)");
+  EXPECT_EQ(J["build_check"]["link"]["undefined_symbols"][0]["mangled"], "_ZN4demo4rope6launchEi");
+
+  // Defined again in the migrated TU: the domain links.
+  std::string Rope = std::string(MigratedRope) + "namespace demo::rope { void launch(int) {} }
+                                                 ";
+                     writeFile(Mig.Target + "/csrc/kernels/rope/rope.cu", Rope);
+  editManifest(Mig,
+               [&](opmig::Manifest &M) { M.Files[0].MigratedSha256 = opmig::sha256Hex(Rope); });
+  R = reviewMigration(withBuildCheck(Mig));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_TRUE(R->Findings.empty()) << renderReviewText(*R);
+  EXPECT_TRUE(R->Build.Link.links());
 }
 
 TEST(ReviewTest, BuildCheckSaysWhyItDidNotRun) {

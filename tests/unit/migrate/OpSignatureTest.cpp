@@ -520,6 +520,25 @@ TEST_F(OpSignatureTest, WrittenTensorsGetAliasSetsInParameterOrder) {
 /// visible: only the upstream's schema (`deriveWith`) can mark them.
 class UpstreamSchemaTest : public OpSignatureTest {
 protected:
+  llvm::Expected<std::vector<OpSignature>>
+  deriveDeclaring(const std::string &UpstreamSchema,
+                  std::map<std::string, std::vector<std::string>> Declared) {
+    const char *Text =
+        "#include <torch/all.h>\n"
+        "#include <optional>\n"
+        "void launch(const at::Tensor &a, const at::Tensor &b);\n"
+        "void f(at::Tensor out, const at::Tensor &x, std::optional<at::Tensor> n) {\n"
+        "  launch(out, x);\n"
+        "}\n";
+    write("ops.cpp", Text);
+    SignatureRequest Request = request();
+    addEntry(Request, "ops.cpp", Text, "f");
+    Request.Entries.front().UpstreamSchema = UpstreamSchema;
+    Request.Entries.front().UpstreamSchemaAt = {"csrc/binding.cpp", 7};
+    Request.DeclaredWrites = std::move(Declared);
+    return deriveSignatures(Request);
+  }
+
   OpSignature deriveWith(const std::string &UpstreamSchema) {
     const char *Text =
         "#include <torch/all.h>\n"
@@ -543,7 +562,44 @@ protected:
 };
 
 TEST_F(UpstreamSchemaTest, WithoutOneNothingIsMarked) {
-  EXPECT_EQ(deriveWith("").Schema, "(Tensor out, Tensor x, Tensor? n) -> ()");
+  OpSignature Sig = deriveWith("");
+  EXPECT_EQ(Sig.Schema, "(Tensor out, Tensor x, Tensor? n) -> ()");
+  // An op that returns nothing and writes nothing visible is suspect.
+  EXPECT_NE(Sig.WritesUnseen.find("it returns nothing, and no tensor parameter is seen written"),
+            std::string::npos)
+      << Sig.WritesUnseen;
+}
+
+TEST_F(UpstreamSchemaTest, AMarkedParameterClearsTheWarning) {
+  EXPECT_EQ(deriveWith("(Tensor(a!) out, Tensor x, Tensor? n) -> ()").WritesUnseen, "");
+}
+
+// Writes hidden in a function of another file are declared by the user.
+TEST_F(UpstreamSchemaTest, DeclaredWritesAreMarked) {
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveDeclaring("", {{"f", {"n", "out"}}});
+  ASSERT_TRUE(static_cast<bool>(Sigs)) << llvm::toString(Sigs.takeError());
+  const OpSignature &Sig = Sigs->front();
+  EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor(b!)? n) -> ()");
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "declared written");
+  EXPECT_EQ(Sig.Params[2].MutableBecause, "declared written");
+  EXPECT_EQ(Sig.WritesUnseen, "");
+}
+
+TEST_F(UpstreamSchemaTest, ADeclaredWriteMustNameATensorParameter) {
+  for (const std::string &Name : {"outt", "k"}) {
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveDeclaring("", {{"f", {Name}}});
+    ASSERT_FALSE(static_cast<bool>(Sigs));
+    EXPECT_EQ(llvm::toString(Sigs.takeError()),
+              "op `f` is declared to write `" + Name +
+                  "`, which is not one of its tensor parameters (out, x, n)");
+  }
+}
+
+TEST_F(UpstreamSchemaTest, DeclaredWritesMustNameARegisteredOp) {
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveDeclaring("", {{"g", {"out"}}});
+  ASSERT_FALSE(static_cast<bool>(Sigs));
+  EXPECT_EQ(llvm::toString(Sigs.takeError()),
+            "outputs are declared for op `g`, which this migration does not register (its ops: f)");
 }
 
 TEST_F(UpstreamSchemaTest, ItsAliasMarksAreTakenByName) {

@@ -29,10 +29,12 @@ struct VerifyOptions {
   std::string ClangBecause; ///< Why Clang builds, for the report.
 };
 
-/// Fills `Result.Verify`. Fails only when the scratch copy cannot be made;
-/// compile and link failures (a compiler that cannot be started included)
-/// are part of the report.
-llvm::Error verifyClosure(AnalysisResult &Result, const VerifyOptions &Options);
+/// Builds the closure of `Result` alone and says whether it compiles and
+/// links (the driver stores it in `AnalysisResult::Verify` for the report).
+/// Fails only when the scratch copy cannot be made; compile and link
+/// failures (a compiler that cannot be started included) are the report's.
+llvm::Expected<VerifyReport> verifyClosure(const AnalysisResult &Result,
+                                           const VerifyOptions &Options);
 
 } // namespace opmig::analyze
 

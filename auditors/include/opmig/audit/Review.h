@@ -12,7 +12,9 @@
 // Every problem is a ReviewFinding of one kind; the verdict follows from the
 // kinds present (docs/user-guide.md, "opmig review", has the criteria). With
 // `Options.BuildCheck`, every C++/CUDA TU of the domain is compiled by nvcc
-// as it is on disk, with the flags the manifest records for its glue.
+// as it is on disk, with the flags the manifest records for its glue, and
+// the objects are linked into one library whose undefined symbols must be
+// defined by what it is loaded with (torch, the CUDA and C++ runtimes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/validate/LinkCheck.h"
 #include "opmig/validate/TreeCompile.h"
 
 #include "llvm/Support/Error.h"
@@ -85,10 +88,12 @@ enum class ReviewKind {
   NameLeak,          ///< An upstream name in the public API or an old namespace in code.
   UntestedLayer,     ///< A validation layer the spec requires has no test.
   DoesNotCompile,    ///< A TU of the domain that nvcc rejects as it is on disk.
+  DoesNotLink,       ///< A symbol the linked domain uses and nothing defines.
 };
 
 /// `missing-file`, `over-copy`, `missing-provenance`, `edited-glue`,
-/// `stale-provenance`, `name-leak`, `untested-layer`, `does-not-compile`.
+/// `stale-provenance`, `name-leak`, `untested-layer`, `does-not-compile`,
+/// `does-not-link`.
 const char *toString(ReviewKind K);
 
 struct ReviewFinding {
@@ -109,6 +114,11 @@ struct BuildCheckResult {
   std::string NotRunBecause;
   std::string Nvcc, GpuArch;
   std::vector<validate::CompiledTU> TUs; ///< Migrated, then generated, by path.
+  /// When every TU compiles, their objects linked into one library; why not
+  /// otherwise (then nothing is claimed about the link).
+  bool Linked = false;
+  std::string LinkNotRunBecause;
+  validate::LinkResult Link;
 
   size_t compiling() const; ///< How many TUs compile.
 };

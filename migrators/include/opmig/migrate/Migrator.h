@@ -28,6 +28,7 @@
 
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,9 @@ struct MigrateOptions {
   /// `--no-register`: entries (as given with `--entry`) whose closure is
   /// ported but that get no op, schema or binding.
   std::vector<std::string> Unregistered;
+  /// Tensor parameters each op writes where the analysis cannot see it
+  /// (`--mutates`), by op name; see SignatureRequest::DeclaredWrites.
+  std::map<std::string, std::vector<std::string>> DeclaredWrites;
   std::string UpstreamRepo;   ///< Overrides what git says.
   std::string UpstreamCommit; ///< Overrides what git says.
   bool AllowPartial = false;  ///< Port even when parses had errors.

@@ -19,7 +19,8 @@
 // value, by const reference or as an optional is `Tensor(a!)` / `Tensor(a!)?`
 // when the body writes it (`out.copy_(x)`, `at::mm_out(out, a, b)`, its
 // `data_ptr` passed to a kernel's `float *`; TensorWrites.h has the rules),
-// each mutable tensor in its own alias set (`a`, `b`, ...). A fake is derived
+// each mutable tensor in its own alias set (`a`, `b`, ...), as are those the
+// user declares written (`DeclaredWrites`). A fake is derived
 // only where the output shape is evident from the host code (an out
 // parameter, `empty_like(x)`, `at::empty({...})` of input sizes); otherwise
 // `FakeDerived` is false and `FakeReason` says why: never a guessed shape.
@@ -76,6 +77,9 @@ struct OpSignature {
   /// or the result has a type the dispatcher does not pass as declared.
   bool NeedsAdapter = false;
 
+  /// Non-empty when the op returns nothing and no tensor parameter is seen
+  /// written, so that its schema says it does nothing: why, and what to do.
+  std::string WritesUnseen;
   bool FakeDerived = false;
   std::string FakeReason; ///< Why no fake was derived; empty when derived.
   /// Python expression of the fake's result in terms of the parameter
@@ -96,6 +100,11 @@ struct SignatureRequest {
   std::map<std::string, std::vector<std::string>> TUFlags; ///< By relative path.
   std::vector<std::string> ExtraArgs;
   std::vector<std::string> ExternalDirs;
+  /// Tensor parameters the user says an op writes, by op name: writes the
+  /// code hides from the analysis (through a function defined in another
+  /// file). Each becomes `Tensor(a!)`; a name that is no tensor parameter
+  /// of the op, or an op not registered, is an InputError.
+  std::map<std::string, std::vector<std::string>> DeclaredWrites;
 };
 
 /// Derives one signature per entry. An entry whose signature has a type the

@@ -39,6 +39,9 @@ struct TreeCompileRequest {
   std::vector<std::string> NvccFlags; ///< nvcc's language flags.
   std::string GpuArch = "sm_90";      ///< Its PTX is generated, not assembled.
   unsigned Jobs = 0;                  ///< 0: one per core.
+  /// FrontEnd checks; HostObject also writes each TU's object, for a link.
+  opmig::NvccStage Stage = opmig::NvccStage::FrontEnd;
+  std::string ObjectDir; ///< Absolute; where HostObject and Object write.
 };
 
 struct CompiledTU {
@@ -48,6 +51,7 @@ struct CompiledTU {
   /// that fails without a parsable error (nvcc could not start, a crash)
   /// gets one error naming the TU with the reason.
   std::vector<opmig::CompilerError> Errors;
+  std::string Object; ///< Absolute; empty unless an object was asked for and written.
 };
 
 /// A verdict on the TU at `Path` as a CompiledTU, error paths made relative
