@@ -140,8 +140,10 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
                            "re-run opmig migrate to record them";
   else if (TUs.empty())
     Result.NotRunBecause = "the domain has no translation unit in the target";
-  if (!Result.NotRunBecause.empty())
+  if (!Result.NotRunBecause.empty()) {
+    Result.LinkNotRunBecause = "the build check did not run";
     return Result;
+  }
   opmig::ToolchainPaths Toolchain =
       opmig::findToolchain(Options->CudaPath, Options->TorchIncludeDirs);
   Result.Nvcc = opmig::findNvcc(Toolchain.CudaPath);
@@ -150,8 +152,10 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   else if (Toolchain.Torch.IncludeDirs.empty() && !namesIncludeDir(Options->ExtraArgs))
     Result.NotRunBecause = "no torch headers (no torch package for python3, no --torch-include, "
                            "no include dir after --)";
-  if (!Result.NotRunBecause.empty())
+  if (!Result.NotRunBecause.empty()) {
+    Result.LinkNotRunBecause = "the build check did not run";
     return Result;
+  }
   validate::TreeCompileRequest Request;
   Request.Nvcc = Result.Nvcc;
   Request.Root = Target;
@@ -165,6 +169,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   llvm::SmallString<128> ObjectDir;
   if (std::error_code EC = fs::createUniqueDirectory("opmig-review-build", ObjectDir)) {
     Result.NotRunBecause = "cannot create a scratch folder for the objects: " + EC.message();
+    Result.LinkNotRunBecause = "the build check did not run";
     return Result;
   }
   Request.Stage = opmig::NvccStage::HostObject;

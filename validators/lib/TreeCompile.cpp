@@ -27,7 +27,7 @@ std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root) {
 }
 
 CompiledTU toCompiledTU(std::string Path, opmig::NvccVerdict Verdict, llvm::StringRef Root) {
-  CompiledTU TU{std::move(Path), Verdict.Accepted, std::move(Verdict.Errors)};
+  CompiledTU TU{std::move(Path), Verdict.Accepted, std::move(Verdict.Errors), ""};
   for (opmig::CompilerError &Error : TU.Errors)
     Error.File = relativeToRoot(Error.File, Root);
   // Without a parsable error a failure would otherwise say nothing.

@@ -254,7 +254,8 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
   EXPECT_EQ(J["every_layer_required_because"], "");
   EXPECT_EQ(J["build_check"], nlohmann::json::parse(R"({"ran": false,
       "not_run_because": "--no-compile-check", "nvcc": "", "gpu_arch": "", "compiling": 0,
-      "total": 0, "tus": []})"));
+      "total": 0, "tus": [], "link": {"ran": false, "not_run_because": "the build check did not run",
+      "links": false, "link_error": "", "linked_against": "", "undefined_symbols": []}})"));
 }
 
 TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
@@ -506,15 +507,12 @@ TEST(ReviewTest, BuildCheckLinksTheDomainAndNamesWhatNothingDefines) {
                     "build check is not exercised";
   Migration Mig = makeMigration();
   recordBuild(Mig);
-  const std::string Calling = "// generated binding
-                              "
-                              "namespace demo::rope { void launch(int n); }
-                              "
-                              "namespace torch_like { void registered(); }
-                              "
-                              "void bind_rope() { demo::rope::launch(3); torch_like::registered(); }
-                              ";
-      writeFile(Mig.Target + "/csrc/kernels/rope/binding.cpp", Calling);
+  const std::string Calling =
+      "// generated binding\n"
+      "namespace demo::rope { void launch(int n); }\n"
+      "namespace torch_like { void registered(); }\n"
+      "void bind_rope() { demo::rope::launch(3); torch_like::registered(); }\n";
+  writeFile(Mig.Target + "/csrc/kernels/rope/binding.cpp", Calling);
   editManifest(Mig, [&](opmig::Manifest &M) {
     M.Renames.push_back({"upstream_rope", "demo::rope"});
     M.Generated[0].Sha256 = opmig::sha256Hex(Calling);
@@ -536,9 +534,8 @@ TEST(ReviewTest, BuildCheckLinksTheDomainAndNamesWhatNothingDefines) {
   EXPECT_EQ(J["build_check"]["link"]["undefined_symbols"][0]["mangled"], "_ZN4demo4rope6launchEi");
 
   // Defined again in the migrated TU: the domain links.
-  std::string Rope = std::string(MigratedRope) + "namespace demo::rope { void launch(int) {} }
-                                                 ";
-                     writeFile(Mig.Target + "/csrc/kernels/rope/rope.cu", Rope);
+  std::string Rope = std::string(MigratedRope) + "namespace demo::rope { void launch(int) {} }\n";
+  writeFile(Mig.Target + "/csrc/kernels/rope/rope.cu", Rope);
   editManifest(Mig,
                [&](opmig::Manifest &M) { M.Files[0].MigratedSha256 = opmig::sha256Hex(Rope); });
   R = reviewMigration(withBuildCheck(Mig));

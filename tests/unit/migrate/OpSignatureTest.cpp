@@ -586,7 +586,7 @@ TEST_F(UpstreamSchemaTest, DeclaredWritesAreMarked) {
 }
 
 TEST_F(UpstreamSchemaTest, ADeclaredWriteMustNameATensorParameter) {
-  for (const std::string &Name : {"outt", "k"}) {
+  for (std::string Name : {"outt", "k"}) {
     llvm::Expected<std::vector<OpSignature>> Sigs = deriveDeclaring("", {{"f", {Name}}});
     ASSERT_FALSE(static_cast<bool>(Sigs));
     EXPECT_EQ(llvm::toString(Sigs.takeError()),
