@@ -127,7 +127,9 @@ RuntimeSymbols loadRuntimeSymbols(const RuntimeLibraries &From) {
   std::string Cudart = cudaRuntime(From.CudaPath);
   if (!Cudart.empty())
     Libraries.push_back(Cudart);
-  for (llvm::StringRef Name : {"libstdc++.so.6", "libm.so.6", "libc.so.6", "libgcc_s.so.1"})
+  // The dynamic loader defines what thread-local storage needs (`__tls_get_addr`).
+  for (llvm::StringRef Name :
+       {"libstdc++.so.6", "libm.so.6", "libc.so.6", "libgcc_s.so.1", "ld-linux-x86-64.so.2"})
     if (std::string Path = compilerLibrary(From.HostCompiler, Name); !Path.empty())
       Libraries.push_back(Path);
   for (const std::string &Library : Libraries) {

@@ -49,8 +49,8 @@ struct RuntimeLibraries {
   std::string TorchLibDir;  ///< `torch/lib`; empty without torch.
   std::string TorchVersion; ///< For the description.
   std::string CudaPath;     ///< The toolkit root; empty without one.
-  /// A host compiler asked where libstdc++, libm, libc and libgcc_s are
-  /// (`-print-file-name`).
+  /// A host compiler asked where libstdc++, libm, libc, libgcc_s and the
+  /// dynamic loader are (`-print-file-name`).
   std::string HostCompiler;
   /// What counts as missing when there is no torch, for the description.
   std::string WithoutTorch;
