@@ -405,9 +405,12 @@ def no_partial_alias(module, params, context):
             continue
         if not (module.names(value.func, "functools.partial") or dotted(value.func) == "partial"):
             continue
+        # What is partially applied, through the imports: an operator of the
+        # kernels tree (`cache_dit.kernels.fp8_quant`) or a local function.
+        wrapped = (module.resolve(value.args[0]) or "") if value.args else ""
         for name in assignment_targets(statement):
             if not name.id.startswith("_"):
-                yield record(name, name=name.id)
+                yield record(name, name=name.id, target=wrapped)
 
 
 def public_functions(module):
