@@ -107,6 +107,12 @@ void linkDomain(BuildCheckResult &Result, const opmig::Manifest &M,
   Result.Linked = true;
 }
 
+/// A result whose `NotRunBecause` is set: nothing was compiled or linked.
+BuildCheckResult notRun(BuildCheckResult Result) {
+  Result.LinkNotRunBecause = "the build check did not run";
+  return Result;
+}
+
 std::string absolute(const std::string &Path) {
   llvm::SmallString<256> Absolute(Path);
   fs::make_absolute(Absolute);
@@ -140,10 +146,8 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
                            "re-run opmig migrate to record them";
   else if (TUs.empty())
     Result.NotRunBecause = "the domain has no translation unit in the target";
-  if (!Result.NotRunBecause.empty()) {
-    Result.LinkNotRunBecause = "the build check did not run";
-    return Result;
-  }
+  if (!Result.NotRunBecause.empty())
+    return notRun(std::move(Result));
   opmig::ToolchainPaths Toolchain =
       opmig::findToolchain(Options->CudaPath, Options->TorchIncludeDirs);
   Result.Nvcc = opmig::findNvcc(Toolchain.CudaPath);
@@ -152,10 +156,8 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   else if (Toolchain.Torch.IncludeDirs.empty() && !namesIncludeDir(Options->ExtraArgs))
     Result.NotRunBecause = "no torch headers (no torch package for python3, no --torch-include, "
                            "no include dir after --)";
-  if (!Result.NotRunBecause.empty()) {
-    Result.LinkNotRunBecause = "the build check did not run";
-    return Result;
-  }
+  if (!Result.NotRunBecause.empty())
+    return notRun(std::move(Result));
   validate::TreeCompileRequest Request;
   Request.Nvcc = Result.Nvcc;
   Request.Root = Target;
@@ -169,8 +171,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   llvm::SmallString<128> ObjectDir;
   if (std::error_code EC = fs::createUniqueDirectory("opmig-review-build", ObjectDir)) {
     Result.NotRunBecause = "cannot create a scratch folder for the objects: " + EC.message();
-    Result.LinkNotRunBecause = "the build check did not run";
-    return Result;
+    return notRun(std::move(Result));
   }
   Request.Stage = opmig::NvccStage::HostObject;
   Request.ObjectDir = std::string(ObjectDir);
@@ -200,15 +201,16 @@ std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
 std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build) {
   if (!Build.Linked)
     return {};
-  std::string Domain = Build.TUs.empty() ? "" : Build.TUs.front().Path;
+  // A failed link is about the domain as a whole: it is reported on its first TU.
+  std::string FirstTU = Build.TUs.empty() ? "" : Build.TUs.front().Path;
   if (!Build.Link.Linked)
-    return {{ReviewKind::DoesNotLink, Domain, "the link fails: " + Build.Link.LinkError, 0}};
+    return {{ReviewKind::DoesNotLink, FirstTU, "the link fails: " + Build.Link.LinkError, 0}};
   std::map<std::string, std::string> TUOfObject;
   for (const validate::CompiledTU &TU : Build.TUs)
     TUOfObject[TU.Object] = TU.Path;
   std::vector<ReviewFinding> Findings;
   for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved) {
-    std::string User = S.ReferencedBy.empty() ? Domain : TUOfObject[S.ReferencedBy.front()];
+    std::string User = S.ReferencedBy.empty() ? FirstTU : TUOfObject[S.ReferencedBy.front()];
     Findings.push_back(
         {ReviewKind::DoesNotLink, User,
          "uses `" + S.Name + "`, which no TU of the domain defines, nor what it is loaded with",
