@@ -105,8 +105,8 @@ llvm::Error addDeclaredWrites(const FunctionDecl &Function, const EntryJob &Job,
 
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
 /// its own alias set (`Aliases`, by parameter index): a non-const
-/// `at::Tensor &`, a tensor the body writes (TensorWrites.h), or one the
-/// upstream's schema marks.
+/// `at::Tensor &`, a tensor the body writes (TensorWrites.h), one the
+/// upstream's schema marks, or one the user declares written.
 llvm::Error addParams(const FunctionDecl &Function, const EntryJob &Job, const ASTContext &Ctx,
                       OpSignature &Sig, std::vector<std::string> &Aliases) {
   Aliases.assign(Function.getNumParams(), "");
