@@ -517,7 +517,8 @@ TEST_F(OpSignatureTest, WrittenTensorsGetAliasSetsInParameterOrder) {
 }
 
 /// `f` hands its tensors to a launcher defined elsewhere, so no write is
-/// visible: only the upstream's schema (`deriveWith`) can mark them.
+/// visible: only the upstream's schema (`deriveWith`) or the user's
+/// declaration (`deriveDeclaring`) can mark them.
 class UpstreamSchemaTest : public OpSignatureTest {
 protected:
   llvm::Expected<std::vector<OpSignature>>
@@ -540,19 +541,7 @@ protected:
   }
 
   OpSignature deriveWith(const std::string &UpstreamSchema) {
-    const char *Text =
-        "#include <torch/all.h>\n"
-        "#include <optional>\n"
-        "void launch(const at::Tensor &a, const at::Tensor &b);\n"
-        "void f(at::Tensor out, const at::Tensor &x, std::optional<at::Tensor> n) {\n"
-        "  launch(out, x);\n"
-        "}\n";
-    write("ops.cpp", Text);
-    SignatureRequest Request = request();
-    addEntry(Request, "ops.cpp", Text, "f");
-    Request.Entries.front().UpstreamSchema = UpstreamSchema;
-    Request.Entries.front().UpstreamSchemaAt = {"csrc/binding.cpp", 7};
-    llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveDeclaring(UpstreamSchema, {});
     if (!Sigs) {
       ADD_FAILURE() << llvm::toString(Sigs.takeError());
       return {};
