@@ -21,9 +21,7 @@ namespace opmig::audit {
 
 namespace {
 
-auto findingKey(const Finding &F) {
-  return std::tie(F.File, F.Line, F.Column, F.RuleId, F.Message);
-}
+auto findingKey(const Finding &F) { return std::tie(F.File, F.Line, F.Column, F.Id, F.Message); }
 
 /// Files changed since `Ref` (deleted ones included) plus untracked ones,
 /// relative to `Root`.
@@ -130,6 +128,9 @@ llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<
   applySuppressions(Repo, Ids, Result.Findings, KnownRuleIds);
   sortFindings(Result.Findings);
   computeFingerprints(Repo, Result.Findings);
+  for (std::vector<Finding> *List : {&Result.Findings, &Result.Exempted})
+    for (Finding &F : *List)
+      F.Producer = AuditProducer;
   Result.Rules = std::move(Rules);
   return Result;
 }

@@ -20,7 +20,7 @@ std::string serializeBaseline(const std::vector<Finding> &Findings) {
       Known.try_emplace(F.Fingerprint, &F);
   nlohmann::json Entries = nlohmann::json::array();
   for (auto &[Fingerprint, F] : Known)
-    Entries.push_back({{"fingerprint", Fingerprint}, {"rule", F->RuleId}, {"file", F->File}});
+    Entries.push_back({{"fingerprint", Fingerprint}, {"rule", F->Id}, {"file", F->File}});
   nlohmann::ordered_json Doc;
   Doc["schema"] = BaselineSchemaVersion;
   Doc["findings"] = Entries;

@@ -13,7 +13,7 @@ namespace opmig::audit {
 Finding unparsableFinding(const std::string &File, unsigned Line, unsigned Column,
                           const std::string &What) {
   Finding F;
-  F.RuleId = UnparsableFileRule;
+  F.Id = UnparsableFileRule;
   F.Level = Severity::Warning;
   F.File = File;
   F.Line = Line;

@@ -3,8 +3,8 @@
 #ifndef OPMIG_AUDIT_CHECKERSUPPORT_H
 #define OPMIG_AUDIT_CHECKERSUPPORT_H
 
-#include "opmig/audit/Finding.h"
 #include "opmig/audit/Repository.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/Support/Error.h"
 

@@ -183,38 +183,38 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   return Result;
 }
 
-std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
-  std::vector<ReviewFinding> Findings;
+std::vector<Finding> buildFindings(const BuildCheckResult &Build) {
+  std::vector<Finding> Findings;
   for (const validate::CompiledTU &TU : Build.TUs) {
     if (TU.Compiles)
       continue;
     const opmig::CompilerError &First = TU.Errors.front();
     std::string Where = First.File + (First.Line ? ":" + std::to_string(First.Line) : "");
-    Findings.push_back({ReviewKind::DoesNotCompile, TU.Path,
-                        "nvcc (host objects for " + Build.GpuArch + ") rejects it: " + Where +
-                            ": " + First.Message,
-                        0});
+    Findings.push_back(reviewFinding(ReviewKind::DoesNotCompile, TU.Path,
+                                     "nvcc (host objects for " + Build.GpuArch +
+                                         ") rejects it: " + Where + ": " + First.Message));
   }
   return Findings;
 }
 
-std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build) {
+std::vector<Finding> linkFindings(const BuildCheckResult &Build) {
   if (!Build.Linked)
     return {};
   // A failed link is about the domain as a whole: it is reported on its first TU.
   std::string FirstTU = Build.TUs.empty() ? "" : Build.TUs.front().Path;
   if (!Build.Link.Linked)
-    return {{ReviewKind::DoesNotLink, FirstTU, "the link fails: " + Build.Link.LinkError, 0}};
+    return {
+        reviewFinding(ReviewKind::DoesNotLink, FirstTU, "the link fails: " + Build.Link.LinkError)};
   std::map<std::string, std::string> TUOfObject;
   for (const validate::CompiledTU &TU : Build.TUs)
     TUOfObject[TU.Object] = TU.Path;
-  std::vector<ReviewFinding> Findings;
+  std::vector<Finding> Findings;
   for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved) {
     std::string User = S.ReferencedBy.empty() ? FirstTU : TUOfObject[S.ReferencedBy.front()];
-    Findings.push_back(
-        {ReviewKind::DoesNotLink, User,
-         "uses `" + S.Name + "`, which no TU of the domain defines, nor what it is loaded with",
-         0});
+    Findings.push_back(reviewFinding(ReviewKind::DoesNotLink, User,
+                                     "uses `" + S.Name +
+                                         "`, which no TU of the domain defines, nor what it is "
+                                         "loaded with"));
   }
   return Findings;
 }

@@ -32,11 +32,11 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
                                    const std::optional<BuildCheckOptions> &Options);
 
 /// A `does-not-compile` finding per TU that fails, with its first error.
-std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build);
+std::vector<Finding> buildFindings(const BuildCheckResult &Build);
 
 /// A `does-not-link` finding per symbol the linked domain leaves undefined
 /// (on the first TU that uses it), or one when the link itself fails.
-std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build);
+std::vector<Finding> linkFindings(const BuildCheckResult &Build);
 
 } // namespace opmig::audit
 

@@ -6,15 +6,13 @@
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/support/Errors.h"
-#include "opmig/support/Hashing.h"
+#include "opmig/support/FindingFingerprints.h"
 #include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-
-#include <map>
 
 namespace opmig::audit {
 
@@ -31,11 +29,12 @@ std::string relativeTo(const std::string &Root, const std::string &Path) {
 /// A rule whose fixtures fail, as findings at its rule file: the gate's
 /// reports then carry them like any other problem.
 void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutcome> &Outcomes,
-                         AuditResult &Combined) {
+                         std::vector<Finding> &Findings) {
   for (const RuleTestOutcome &O : Outcomes)
     for (const std::string &Failure : O.Failures) {
       Finding F;
-      F.RuleId = RuleTestRuleId;
+      F.Id = RuleTestRuleId;
+      F.Producer = RuleTestProducer;
       F.File = relativeTo(Root, O.Origin);
       // Fixture paths read better relative to the root, like finding paths.
       std::string Text = Failure;
@@ -43,8 +42,7 @@ void addRuleTestFindings(const std::string &Root, const std::vector<RuleTestOutc
         Text.erase(At, Root.size() + 1);
       F.Message = "rule " + O.RuleId + " fails its fixtures: " + Text;
       F.Fix = "fix the rule or its annotated fixtures (opmig rules test " + F.File + ")";
-      F.Fingerprint = opmig::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
-      Combined.Findings.push_back(std::move(F));
+      Findings.push_back(std::move(F));
     }
 }
 
@@ -56,10 +54,11 @@ std::vector<PathGlob> excludeGlobs(const GateConfig &Config) {
   return Globs;
 }
 
-/// Reviews each domain and reports its problems as findings.
+/// Reviews each domain; its findings join the gate's as they are, their
+/// message naming the domain.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
                               const std::vector<PathGlob> &Exclude, const std::string &LayersFile,
-                              GateResult &Result) {
+                              GateResult &Result, std::vector<Finding> &Findings) {
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   for (const std::string &Domain : Domains) {
@@ -73,17 +72,10 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
     llvm::Expected<ReviewResult> Review = reviewMigration(Options);
     if (!Review)
       return Review.takeError();
-    for (const ReviewFinding &RF : Review->Findings) {
-      Finding F;
-      F.RuleId = ReviewRuleId;
-      F.File = RF.Path;
-      F.Line = RF.Line;
-      if (RF.Kind == ReviewKind::UntestedLayer)
-        F.Level = Severity::Warning;
-      F.Message = std::string(toString(RF.Kind)) + " in domain " + Domain + ": " + RF.Message;
+    for (Finding F : Review->Findings) {
+      F.Message = "domain " + Domain + ": " + F.Message;
       F.Fix = "run opmig review --target . --domain " + Domain + " and fix what it reports";
-      F.Fingerprint = opmig::sha256Hex(F.RuleId + "\n" + F.File + "\n" + F.Message).substr(0, 16);
-      Result.Combined.Findings.push_back(std::move(F));
+      Findings.push_back(std::move(F));
     }
     Result.Reviews.push_back(std::move(*Review));
   }
@@ -124,8 +116,11 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     llvm::erase_if(Result.Combined.Findings,
                    [&](const Finding &F) { return matchesAny(Exclude, F.File); });
   }
+  // The review's and the rule tests' findings, fingerprinted apart from the
+  // audit's (which their line's text anchors).
+  std::vector<Finding> Added;
   if (Config.RunReview)
-    if (llvm::Error E = addReviewFindings(Config, Root, Exclude, LayersFile, Result))
+    if (llvm::Error E = addReviewFindings(Config, Root, Exclude, LayersFile, Result, Added))
       return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);
@@ -135,49 +130,12 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     if (!Outcomes)
       return Outcomes.takeError();
     Result.RuleTests = std::move(*Outcomes);
-    addRuleTestFindings(Root, Result.RuleTests, Result.Combined);
+    addRuleTestFindings(Root, Result.RuleTests, Added);
   }
+  assignFingerprints(Added, messageAnchor);
+  llvm::append_range(Result.Combined.Findings, Added);
   sortFindings(Result.Combined.Findings);
   return Result;
-}
-
-std::string renderGateSummary(const GateResult &Result, Severity FailOn) {
-  struct Counts {
-    size_t New = 0, Baselined = 0, Suppressed = 0;
-  };
-  std::map<std::string, Counts> PerRule;
-  size_t Failing = 0;
-  for (const Finding &F : Result.Combined.Findings) {
-    Counts &C = PerRule[F.RuleId];
-    if (F.State == FindingState::New) {
-      ++C.New;
-      Failing += F.Level >= FailOn;
-    }
-    C.Baselined += F.State == FindingState::Baselined;
-    C.Suppressed += F.State == FindingState::Suppressed;
-  }
-  std::string Out;
-  for (const auto &[Id, C] : PerRule)
-    Out += Id + ": " + std::to_string(C.New) + " new, " + std::to_string(C.Baselined) +
-           " baselined, " + std::to_string(C.Suppressed) + " suppressed\n";
-  if (!Result.RuleTests.empty()) {
-    size_t Passed = llvm::count_if(Result.RuleTests,
-                                   [](const RuleTestOutcome &O) { return O.Failures.empty(); });
-    Out += "rule tests: " + std::to_string(Passed) + " of " +
-           std::to_string(Result.RuleTests.size()) + " rules pass their fixtures\n";
-  }
-  // A build check that was asked for and could not run is said, so that a
-  // pass does not read as "the domain compiles".
-  for (const ReviewResult &R : Result.Reviews)
-    Out +=
-        "review " + R.Domain + ": " + toString(R.Outcome) +
-        (R.Build.Ran || !R.Build.Asked ? ""
-                                       : " (build check not run: " + R.Build.NotRunBecause + ")") +
-        "\n";
-  if (Failing == 0)
-    return Out + "gate: passed\n";
-  return Out + "gate: failed (" + std::to_string(Failing) + " new at or above " + toString(FailOn) +
-         ")\n";
 }
 
 } // namespace opmig::audit

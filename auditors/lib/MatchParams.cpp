@@ -72,7 +72,7 @@ llvm::Error MatchParams::regex(const char *Key, bool Required, unsigned MinGroup
 Finding makeFinding(const Rule &R, const std::string &File, unsigned Line, unsigned Column,
                     const std::map<std::string, std::string> &Captures) {
   Finding F;
-  F.RuleId = R.Id;
+  F.Id = R.Id;
   F.Level = R.Level;
   F.File = File;
   F.Line = Line;

@@ -9,8 +9,8 @@
 #ifndef OPMIG_AUDIT_MATCHPARAMS_H
 #define OPMIG_AUDIT_MATCHPARAMS_H
 
-#include "opmig/audit/Finding.h"
 #include "opmig/audit/Rule.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/Support/Error.h"
 

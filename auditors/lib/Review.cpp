@@ -5,11 +5,10 @@
 #include "DomainBuild.h"
 #include "TargetFiles.h"
 #include "UpstreamNameLeaks.h"
-#include "nlohmann/json.hpp"
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Errors.h"
+#include "opmig/support/FindingFingerprints.h"
 #include "opmig/support/Hashing.h"
-#include "opmig/support/JsonText.h"
 #include "opmig/support/Manifest.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -81,7 +80,7 @@ public:
            std::optional<std::set<std::string>> Closure)
       : Options(Options), L(L), Closure(std::move(Closure)) {}
 
-  std::vector<ReviewFinding> run() {
+  std::vector<Finding> run() {
     checkMigratedFiles();
     checkGenerated();
     checkOverCopy();
@@ -90,14 +89,14 @@ public:
     if (Closure)
       checkClosure(*Closure);
     for (NameLeak &Leak : findUpstreamNameLeaks(L.M, Options.Target, L.Path))
-      Findings.push_back(
-          {ReviewKind::NameLeak, std::move(Leak.Path), std::move(Leak.Message), Leak.Line});
+      Findings.push_back(reviewFinding(ReviewKind::NameLeak, std::move(Leak.Path),
+                                       std::move(Leak.Message), Leak.Line));
     return std::move(Findings);
   }
 
 private:
   void add(ReviewKind Kind, std::string Path, std::string Message) {
-    Findings.push_back({Kind, std::move(Path), std::move(Message)});
+    Findings.push_back(reviewFinding(Kind, std::move(Path), std::move(Message)));
   }
 
   void checkMigratedFiles() {
@@ -188,11 +187,11 @@ private:
   const ReviewOptions &Options;
   const Located &L;
   std::optional<std::set<std::string>> Closure;
-  std::vector<ReviewFinding> Findings;
+  std::vector<Finding> Findings;
 };
 
-std::string countOf(const std::vector<ReviewFinding> &Findings, ReviewKind K) {
-  size_t N = llvm::count_if(Findings, [&](const ReviewFinding &F) { return F.Kind == K; });
+std::string countOf(const std::vector<Finding> &Findings, ReviewKind K) {
+  size_t N = llvm::count_if(Findings, [&](const Finding &F) { return isReviewKind(F, K); });
   return N ? std::to_string(N) + " " + toString(K) : "";
 }
 
@@ -255,36 +254,12 @@ llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewRe
     std::string Message = "no test covers the " + C.Title + " layer, asked for by " + C.Spec;
     if (!C.Placeholders.empty())
       Message += "; placeholders that always skip: " + llvm::join(C.Placeholders, ", ");
-    R.Findings.push_back({ReviewKind::UntestedLayer, L.Path, Message, 0});
+    R.Findings.push_back(reviewFinding(ReviewKind::UntestedLayer, L.Path, Message));
   }
   return llvm::Error::success();
 }
 
 } // namespace
-
-const char *toString(ReviewKind K) {
-  switch (K) {
-  case ReviewKind::MissingFile:
-    return "missing-file";
-  case ReviewKind::OverCopy:
-    return "over-copy";
-  case ReviewKind::MissingProvenance:
-    return "missing-provenance";
-  case ReviewKind::EditedGlue:
-    return "edited-glue";
-  case ReviewKind::StaleProvenance:
-    return "stale-provenance";
-  case ReviewKind::NameLeak:
-    return "name-leak";
-  case ReviewKind::UntestedLayer:
-    return "untested-layer";
-  case ReviewKind::DoesNotCompile:
-    return "does-not-compile";
-  case ReviewKind::DoesNotLink:
-    return "does-not-link";
-  }
-  llvm_unreachable("unknown review kind");
-}
 
 const char *toString(Verdict V) {
   switch (V) {
@@ -333,10 +308,12 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
       return E;
   // Last: it is the slow part, and every input error is found before it.
   R.Build = checkDomainBuilds(L->M, Options.Target, Options.BuildCheck);
-  for (ReviewFinding &F : buildFindings(R.Build))
+  for (Finding &F : buildFindings(R.Build))
     R.Findings.push_back(std::move(F));
-  for (ReviewFinding &F : linkFindings(R.Build))
+  for (Finding &F : linkFindings(R.Build))
     R.Findings.push_back(std::move(F));
+  // Review findings have no line text to quote: the message anchors them.
+  assignFingerprints(R.Findings, messageAnchor);
   judge(R);
   return R;
 }
@@ -353,107 +330,6 @@ std::vector<std::string> migratedDomains(const std::string &Target,
         llvm::consumeError(M.takeError());
     }
   return {Domains.begin(), Domains.end()};
-}
-
-/// `build check (nvcc, host objects for sm_90): 5 of 5 TUs compile; linked
-/// against ...: no undefined symbol`, or why it did not run: the failing
-/// TUs' first errors and the undefined symbols are their findings.
-static std::string renderBuildLine(const BuildCheckResult &Build) {
-  if (!Build.Ran)
-    return "build check: not run (" + Build.NotRunBecause + ")\n";
-  std::string Line = "build check (nvcc, host objects for " + Build.GpuArch +
-                     "): " + std::to_string(Build.compiling()) + " of " +
-                     std::to_string(Build.TUs.size()) + " TU" + (Build.TUs.size() == 1 ? "" : "s") +
-                     " compile";
-  if (!Build.Linked)
-    return Line + "; not linked (" + Build.LinkNotRunBecause + ")\n";
-  if (!Build.Link.Linked)
-    return Line + "; the link fails\n";
-  size_t Missing = Build.Link.Unresolved.size();
-  return Line + "; linked against " + Build.Link.LinkedAgainst + ": " +
-         (Missing ? std::to_string(Missing) + " undefined symbol" + (Missing == 1 ? "" : "s")
-                  : "no undefined symbol") +
-         "\n";
-}
-
-static nlohmann::ordered_json linkJson(const BuildCheckResult &Build) {
-  nlohmann::ordered_json Unresolved = nlohmann::ordered_json::array();
-  for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved)
-    Unresolved.push_back({{"symbol", S.Name}, {"mangled", S.Mangled}});
-  return {{"ran", Build.Linked},
-          {"not_run_because", Build.LinkNotRunBecause},
-          {"links", Build.Linked && Build.Link.links()},
-          {"link_error", Build.Link.LinkError},
-          {"linked_against", Build.Link.LinkedAgainst},
-          {"undefined_symbols", Unresolved}};
-}
-
-static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
-  nlohmann::ordered_json TUs = nlohmann::ordered_json::array();
-  for (const validate::CompiledTU &TU : Build.TUs) {
-    nlohmann::ordered_json Errors = nlohmann::ordered_json::array();
-    for (const opmig::CompilerError &E : TU.Errors)
-      Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
-    TUs.push_back({{"path", TU.Path}, {"compiles", TU.Compiles}, {"errors", Errors}});
-  }
-  return {{"ran", Build.Ran},
-          {"not_run_because", Build.NotRunBecause},
-          {"nvcc", Build.Nvcc},
-          {"gpu_arch", Build.GpuArch},
-          {"compiling", Build.compiling()},
-          {"total", Build.TUs.size()},
-          {"tus", TUs},
-          {"link", linkJson(Build)}};
-}
-
-std::string renderReviewText(const ReviewResult &Result) {
-  std::string Out;
-  for (const ReviewFinding &F : Result.Findings)
-    Out += std::string(toString(F.Kind)) + " " + F.Path +
-           (F.Line ? ":" + std::to_string(F.Line) : "") + ": " + F.Message + "\n";
-  if (!Result.ClosureNotCompared.empty())
-    Out += "note: closure not recomputed: " + Result.ClosureNotCompared + "\n";
-  Out += renderBuildLine(Result.Build);
-  if (!Result.AllLayersRequiredBecause.empty())
-    Out += "note: every validation layer is required: " + Result.AllLayersRequiredBecause + "\n";
-  if (!Result.Coverage.empty())
-    Out += "validation layers:\n";
-  for (const LayerCoverage &C : Result.Coverage) {
-    std::string Tests = C.Tests.empty() ? "no test" : llvm::join(C.Tests, ", ");
-    if (!C.Placeholders.empty())
-      Tests += " (placeholder: " + llvm::join(C.Placeholders, ", ") + ")";
-    Out += "  " + C.Id + std::string(C.Id.size() < 14 ? 14 - C.Id.size() : 1, ' ') +
-           (C.Required ? "required  " : "optional  ") + Tests + "\n";
-  }
-  return Out + "verdict: " + toString(Result.Outcome) + " (" + llvm::join(Result.Reasons, "; ") +
-         ")\n";
-}
-
-std::string renderReviewJson(const ReviewResult &Result) {
-  nlohmann::ordered_json Doc;
-  Doc["schema"] = "opmig.review/1";
-  Doc["domain"] = Result.Domain;
-  Doc["manifest"] = Result.ManifestPath;
-  Doc["profile"] = Result.Profile;
-  Doc["spec"] = Result.Spec;
-  Doc["findings"] = nlohmann::ordered_json::array();
-  for (const ReviewFinding &F : Result.Findings)
-    Doc["findings"].push_back(
-        {{"kind", toString(F.Kind)}, {"path", F.Path}, {"line", F.Line}, {"message", F.Message}});
-  Doc["build_check"] = buildJson(Result.Build);
-  Doc["every_layer_required_because"] = Result.AllLayersRequiredBecause;
-  Doc["coverage"] = nlohmann::ordered_json::array();
-  for (const LayerCoverage &C : Result.Coverage)
-    Doc["coverage"].push_back({{"layer", C.Id},
-                               {"title", C.Title},
-                               {"spec", C.Spec},
-                               {"required", C.Required},
-                               {"tests", C.Tests},
-                               {"placeholders", C.Placeholders}});
-  Doc["closure_not_compared"] = Result.ClosureNotCompared;
-  Doc["verdict"] = toString(Result.Outcome);
-  Doc["reasons"] = Result.Reasons;
-  return dumpJson(Doc, 2) + "\n";
 }
 
 } // namespace opmig::audit

@@ -163,12 +163,12 @@ llvm::Expected<std::vector<Expectation>> runFixture(const Rule &R, const std::st
     return Result.takeError();
   std::vector<Finding> Exempted;
   for (const Finding &F : Result->Exempted)
-    if (F.RuleId == R.Id)
+    if (F.Id == R.Id)
       Exempted.push_back(F);
   checkExempted(R, Dir, Exempted, Expected, Failures, UsedExemptions);
   std::vector<const Finding *> Fired;
   for (const Finding &F : Result->Findings)
-    if (F.RuleId == R.Id && F.State != FindingState::Suppressed && F.File != ExpectFile)
+    if (F.Id == R.Id && F.State != FindingState::Suppressed && F.File != ExpectFile)
       Fired.push_back(&F);
   auto FiredAt = [&](const Expectation &E) {
     return llvm::find_if(Fired, [&](const Finding *F) {

@@ -49,7 +49,7 @@ std::optional<Suppression> parseLine(llvm::StringRef Line, const std::string &Fi
 Finding aboutSuppression(const Suppression &S, const char *RuleId, Severity Level,
                          std::string Message, std::string Fix) {
   Finding F;
-  F.RuleId = RuleId;
+  F.Id = RuleId;
   F.Level = Level;
   F.File = S.File;
   F.Line = S.Line;
@@ -106,7 +106,7 @@ void applySuppressions(const Repository &Repo, const std::set<std::string> &Rule
         }
         bool Used = false;
         for (Finding *F : ByFile[File])
-          if (F->RuleId == Id && (F->Line == S.Line || F->Line == S.Line + 1)) {
+          if (F->Id == Id && (F->Line == S.Line || F->Line == S.Line + 1)) {
             F->State = FindingState::Suppressed;
             F->Reason = S.Reason;
             Used = true;

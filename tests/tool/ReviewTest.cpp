@@ -102,6 +102,22 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   ASSERT_EQ(J["findings"].size(), 1u);
   EXPECT_EQ(J["findings"][0]["kind"], "over-copy");
 
+  // SARIF and JUnit carry the same finding, with the same exit status.
+  R = runOpmig(reviewArgs(M, {"--format", "sarif"}));
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  nlohmann::json Sarif = R.json();
+  ASSERT_EQ(Sarif["runs"][0]["results"].size(), 1u) << R.Stdout;
+  EXPECT_EQ(Sarif["runs"][0]["results"][0]["ruleId"], "over-copy");
+  EXPECT_EQ(Sarif["runs"][0]["tool"]["driver"]["rules"].size(), 9u);
+  EXPECT_EQ(Sarif["runs"][0]["properties"]["verdict"], "mechanical");
+  R = runOpmig(reviewArgs(M, {"--format", "junit"}));
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("tests=\"9\" failures=\"1\""), std::string::npos) << R.Stdout;
+  EXPECT_NE(R.Stdout.find("copied_by_hand.cuh: error: in the native folder but neither migrated "
+                          "nor generated [over-copy]"),
+            std::string::npos)
+      << R.Stdout;
+
   // Upstream gains a TU the closure needs, and loses one it needed.
   fs::copy_file(M.Box.Source + "/csrc/attention/merge_attn_states_fp32.cu",
                 M.Box.Source + "/csrc/attention/merge_attn_states_fp32_again.cu");
@@ -109,16 +125,17 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   fs::rename(Bf16, Bf16 + ".away"); // Not a source file under that name.
   R = runOpmig(reviewArgs(M));
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_NE(R.Stdout.find("missing-file csrc/attention/merge_attn_states_fp32_again.cu: the "
-                          "recomputed closure needs this upstream file; it was not migrated"),
+  EXPECT_NE(R.Stdout.find("csrc/attention/merge_attn_states_fp32_again.cu: error: the "
+                          "recomputed closure needs this upstream file; it was not migrated "
+                          "[missing-file]"),
             std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("merge_attn_states_bf16.cu, which the recomputed closure no longer "
-                          "needs\n"),
+                          "needs [over-copy]\n"),
             std::string::npos)
       << R.Stdout;
-  EXPECT_NE(R.Stdout.find("stale-provenance csrc/attention/merge_attn_states_bf16.cu: no longer "
-                          "exists upstream\n"),
+  EXPECT_NE(R.Stdout.find("csrc/attention/merge_attn_states_bf16.cu: error: no longer "
+                          "exists upstream [stale-provenance]\n"),
             std::string::npos)
       << R.Stdout;
   // Parsed without the stubs, the analysis is partial: the closure is not
@@ -289,9 +306,9 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
 
   // The text names the TU with its first error.
   R = reviewBuild(M);
-  EXPECT_NE(R.Stdout.find("does-not-compile " + Path +
-                          ": nvcc (host objects for sm_90) rejects it: " + Path + ":"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Stdout.find(Path + ": error: nvcc (host objects for sm_90) rejects it: " + Path + ":"),
+      std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("build check (nvcc, host objects for sm_90): 4 of 5 TUs compile; not "
                           "linked (a TU does not compile)\n"),

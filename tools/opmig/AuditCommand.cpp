@@ -10,8 +10,8 @@
 #include "ExitCodes.h"
 #include "OutputFile.h"
 #include "opmig/audit/Audit.h"
+#include "opmig/audit/AuditReport.h"
 #include "opmig/audit/Baseline.h"
-#include "opmig/audit/FindingRenderers.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/audit/RuleTests.h"
 
@@ -40,7 +40,7 @@ std::string render(const audit::AuditResult &Result, const std::string &Format) 
 int runAuditCommand(AuditArgs &Args) {
   audit::AuditOptions &Options = Args.Options;
   Options.BuiltinRulesDir = audit::builtinRulesDir(OPMIG_RULES_DIR);
-  Options.FailOn = *audit::parseSeverity(Args.FailOn); // CLI11 checked the name.
+  Options.FailOn = *parseSeverity(Args.FailOn); // CLI11 checked the name.
   llvm::Expected<audit::AuditResult> Result = audit::runAudit(Options);
   if (!Result)
     return reportError(Result.takeError());
@@ -48,9 +48,9 @@ int runAuditCommand(AuditArgs &Args) {
     if (llvm::Error E = writeOutput(Args.WriteBaseline, audit::serializeBaseline(Result->Findings)))
       return reportError(std::move(E));
     // What was just recorded is, from now on, known.
-    for (audit::Finding &F : Result->Findings)
-      if (F.State == audit::FindingState::New)
-        F.State = audit::FindingState::Baselined;
+    for (Finding &F : Result->Findings)
+      if (F.State == FindingState::New)
+        F.State = FindingState::Baselined;
   }
   if (llvm::Error E = writeOutput(Args.Output, render(*Result, Args.Format)))
     return reportError(std::move(E));

@@ -11,9 +11,11 @@
 #include "Commands.h"
 #include "ExitCodes.h"
 #include "OutputFile.h"
-#include "opmig/audit/FindingRenderers.h"
+#include "opmig/audit/AuditReport.h"
 #include "opmig/audit/Gate.h"
+#include "opmig/audit/GateReport.h"
 #include "opmig/audit/Review.h"
+#include "opmig/audit/ReviewReport.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/support/Errors.h"
 
@@ -59,11 +61,10 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
     *Out = *Path;
   }
   if (!Sarif.empty())
-    if (llvm::Error E = writeReport(Sarif, audit::renderSarif(Result.Combined, OPMIG_VERSION)))
+    if (llvm::Error E = writeReport(Sarif, audit::renderGateSarif(Result, OPMIG_VERSION)))
       return E;
   if (!JUnit.empty())
-    if (llvm::Error E =
-            writeReport(JUnit, audit::renderJUnit(Result.Combined, "opmig-gate", Config.FailOn)))
+    if (llvm::Error E = writeReport(JUnit, audit::renderGateJUnit(Result, Config.FailOn)))
       return E;
   return llvm::Error::success();
 }
@@ -151,6 +152,16 @@ audit::ClosureFinder closureFinder(const analyze::AnalyzeOptions &Analysis) {
   };
 }
 
+std::string renderReview(const audit::ReviewResult &Result, const std::string &Format) {
+  if (Format == "json")
+    return audit::renderReviewJson(Result);
+  if (Format == "sarif")
+    return audit::renderReviewSarif(Result, OPMIG_VERSION);
+  if (Format == "junit")
+    return audit::renderReviewJUnit(Result);
+  return audit::renderReviewText(Result);
+}
+
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
   AnalysisFlags Analysis = Args.Analysis;
@@ -169,8 +180,7 @@ int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &Pas
   llvm::Expected<audit::ReviewResult> Result = audit::reviewMigration(Options);
   if (!Result)
     return reportError(Result.takeError());
-  llvm::outs() << (Args.Format == "json" ? audit::renderReviewJson(*Result)
-                                         : audit::renderReviewText(*Result));
+  llvm::outs() << renderReview(*Result, Args.Format);
   return Result->Outcome == audit::Verdict::Thoughtful ? ExitSuccess : ExitProblemsFound;
 }
 
@@ -198,7 +208,7 @@ void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunn
                   "the validation layers of the coverage matrix (default: the built-in "
                   "rules/review/validation-layers.yaml)");
   Sub->add_option("--format", Args->Format, "output format")
-      ->check(CLI::IsMember({"text", "json"}))
+      ->check(CLI::IsMember({"text", "json", "sarif", "junit"}))
       ->default_str("text");
   Sub->add_flag("--no-compile-check", Args->NoCompileCheck,
                 "do not compile the domain's TUs with nvcc (the review then says so)");

@@ -88,8 +88,8 @@ inline std::string render(std::vector<Finding> Findings) {
   sortFindings(Findings);
   std::string Text;
   for (const Finding &F : Findings)
-    Text += F.File + ":" + std::to_string(F.Line) + ":" + std::to_string(F.Column) + ": " +
-            F.RuleId + ": " + F.Message + "\n";
+    Text += F.File + ":" + std::to_string(F.Line) + ":" + std::to_string(F.Column) + ": " + F.Id +
+            ": " + F.Message + "\n";
   return Text;
 }
 

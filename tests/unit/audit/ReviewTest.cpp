@@ -9,6 +9,8 @@
 #include "opmig/audit/Review.h"
 
 #include "opmig/audit/Gate.h"
+#include "opmig/audit/GateReport.h"
+#include "opmig/audit/ReviewReport.h"
 #include "opmig/migrate/TargetEdits.h"
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Hashing.h"
@@ -172,8 +174,8 @@ TEST(ReviewTest, MissingClosureFileIsIncomplete) {
   Migration Mig = makeMigration();
   llvm::sys::fs::remove(Mig.Target + "/csrc/kernels/rope/rope.cu");
   EXPECT_EQ(renderReviewText(review(Mig)),
-            "missing-file csrc/kernels/rope/rope.cu: in the closure (from csrc/rope.cu) but not "
-            "in the target\n"
+            "csrc/kernels/rope/rope.cu: error: in the closure (from csrc/rope.cu) but not "
+            "in the target [missing-file]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: incomplete (1 missing-file)\n");
 }
@@ -183,10 +185,11 @@ TEST(ReviewTest, ExtraFileInNativeFolderIsOverCopy) {
   writeFile(Mig.Target + "/csrc/kernels/rope/unused_helper.cuh", "int unused;\n");
   ReviewResult R = review(Mig);
   EXPECT_EQ(R.Outcome, Verdict::Mechanical);
-  EXPECT_EQ(renderReviewText(R), "over-copy csrc/kernels/rope/unused_helper.cuh: in the native "
-                                 "folder but neither migrated nor generated\n"
-                                 "build check: not run (--no-compile-check)\n"
-                                 "verdict: mechanical (1 over-copy)\n");
+  EXPECT_EQ(renderReviewText(R),
+            "csrc/kernels/rope/unused_helper.cuh: error: in the native folder but neither "
+            "migrated nor generated [over-copy]\n"
+            "build check: not run (--no-compile-check)\n"
+            "verdict: mechanical (1 over-copy)\n");
 }
 
 TEST(ReviewTest, FirstLineWithoutUpstreamPathIsMissingProvenance) {
@@ -195,8 +198,8 @@ TEST(ReviewTest, FirstLineWithoutUpstreamPathIsMissingProvenance) {
   std::string Text = readFile(Path);
   writeFile(Path, Text.substr(Text.find('\n') + 1));
   EXPECT_EQ(renderReviewText(review(Mig, false)),
-            "missing-provenance csrc/kernels/rope/rope.cu: the first line does not name its "
-            "upstream file csrc/rope.cu\n"
+            "csrc/kernels/rope/rope.cu: error: the first line does not name its upstream "
+            "file csrc/rope.cu [missing-provenance]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (1 missing-provenance)\n");
 }
@@ -208,10 +211,10 @@ TEST(ReviewTest, HandEditedGeneratedFileAndBlockAreEditedGlue) {
   Init.replace(Init.find("rope\n"), 5, "rope, rope_inplace\n");
   writeFile(Mig.Target + "/pkg/__init__.py", Init);
   EXPECT_EQ(renderReviewText(review(Mig)),
-            "edited-glue csrc/kernels/rope/binding.cpp: generated file edited by hand since the "
-            "migration\n"
-            "edited-glue pkg/__init__.py: generated block rope:reexport edited by hand since the "
-            "migration\n"
+            "csrc/kernels/rope/binding.cpp: error: generated file edited by hand since the "
+            "migration [edited-glue]\n"
+            "pkg/__init__.py: error: generated block rope:reexport edited by hand since "
+            "the migration [edited-glue]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (2 edited-glue)\n");
 }
@@ -220,7 +223,7 @@ TEST(ReviewTest, RemovedBlockIsEditedGlue) {
   Migration Mig = makeMigration();
   writeFile(Mig.Target + "/pkg/__init__.py", "import os\n");
   EXPECT_EQ(renderReviewText(review(Mig)),
-            "edited-glue pkg/__init__.py: generated block rope:reexport is gone\n"
+            "pkg/__init__.py: error: generated block rope:reexport is gone [edited-glue]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (1 edited-glue)\n");
 }
@@ -229,8 +232,8 @@ TEST(ReviewTest, ChangedOrVanishedUpstreamIsStaleProvenance) {
   Migration Mig = makeMigration();
   writeFile(Mig.Source + "/csrc/rope.cu", std::string(UpstreamRope) + "// fixed upstream\n");
   EXPECT_EQ(renderReviewText(review(Mig)),
-            "stale-provenance csrc/rope.cu: changed upstream since the migration (migrated as "
-            "csrc/kernels/rope/rope.cu)\n"
+            "csrc/rope.cu: error: changed upstream since the migration (migrated as "
+            "csrc/kernels/rope/rope.cu) [stale-provenance]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: incomplete (1 stale-provenance)\n");
   // Without --source nothing is compared with upstream.
@@ -258,6 +261,67 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
       "links": false, "link_error": "", "linked_against": "", "undefined_symbols": []}})"));
 }
 
+TEST(ReviewReportTest, SarifHasARulePerKindAndTheFindingsAsResults) {
+  Migration Mig = makeMigration();
+  writeFile(Mig.Target + "/csrc/kernels/rope/extra.h", "\n");
+  nlohmann::json Log = nlohmann::json::parse(renderReviewSarif(review(Mig), "9.9.9"));
+  EXPECT_EQ(Log["version"], "2.1.0");
+  const nlohmann::json &Run = Log["runs"][0];
+  std::vector<std::string> Ids;
+  for (const nlohmann::json &Rule : Run["tool"]["driver"]["rules"])
+    Ids.push_back(Rule["id"]);
+  EXPECT_EQ(Ids, (std::vector<std::string>{"does-not-compile", "does-not-link", "edited-glue",
+                                           "missing-file", "missing-provenance", "name-leak",
+                                           "over-copy", "stale-provenance", "untested-layer"}));
+  const nlohmann::json &Link = Run["tool"]["driver"]["rules"][1];
+  EXPECT_EQ(Link["defaultConfiguration"]["level"], "error");
+  EXPECT_EQ(
+      Link["help"]["text"],
+      "migrate the definition (an explicit instantiation, a pruned function) or drop the use");
+  EXPECT_EQ(Run["tool"]["driver"]["rules"][8]["defaultConfiguration"]["level"], "warning");
+  ASSERT_EQ(Run["results"].size(), 1u);
+  const nlohmann::json &Result = Run["results"][0];
+  EXPECT_EQ(Result["ruleId"], "over-copy");
+  EXPECT_EQ(Result["ruleIndex"], 6);
+  EXPECT_EQ(Result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+            "csrc/kernels/rope/extra.h");
+  EXPECT_EQ(Result["partialFingerprints"]["opmig/v1"].get<std::string>().size(), 16u);
+  EXPECT_EQ(Run["properties"], nlohmann::json::parse(R"({"domain": "rope",
+      "manifest": "csrc/kernels/rope/opmig-manifest.json", "verdict": "mechanical",
+      "totalResults": 1, "truncated": false})"));
+}
+
+TEST(ReviewReportTest, JUnitFailsTheTestcaseOfEachKindFound) {
+  Migration Mig = makeMigration();
+  writeFile(Mig.Target + "/csrc/kernels/rope/extra.h", "\n");
+  std::string Xml = renderReviewJUnit(review(Mig));
+  EXPECT_NE(Xml.find("<testsuite name=\"opmig review rope\" tests=\"9\" failures=\"1\""),
+            std::string::npos)
+      << Xml;
+  EXPECT_NE(Xml.find("<testcase classname=\"opmig review rope\" name=\"does-not-link\"/>"),
+            std::string::npos);
+  EXPECT_NE(Xml.find("<failure type=\"error\" message=\"1 new finding(s)\">"
+                     "csrc/kernels/rope/extra.h: error: in the native folder but neither migrated "
+                     "nor generated [over-copy]\n</failure>"),
+            std::string::npos);
+}
+
+TEST(ReviewReportTest, JUnitFailsAnUntestedLayerThoughItIsAWarning) {
+  // Any finding keeps the verdict from thoughtful (exit 1); JUnit agrees.
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  std::string Xml = renderReviewJUnit(*R);
+  EXPECT_NE(Xml.find("tests=\"9\" failures=\"1\""), std::string::npos) << Xml;
+  EXPECT_NE(Xml.find("<failure type=\"warning\" message=\"1 new finding(s)\">"
+                     "csrc/kernels/rope/opmig-manifest.json: warning: no test covers the "
+                     "low-level correctness layer"),
+            std::string::npos)
+      << Xml;
+}
+
 TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
   Migration Mig = makeMigration();
   editManifest(Mig, [](opmig::Manifest &M) {
@@ -271,12 +335,13 @@ TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
             std::string(MigratedRope) + "// vllm::old\nconst char *S = \"vllm::s\";\n"
                                         "void g() { vllm::helper(); }\n");
   EXPECT_EQ(renderReviewText(review(Mig, false)),
-            "name-leak csrc/kernels/rope/opmig-manifest.json: op `vllm_rope` carries the upstream "
-            "name `vllm` into the public API (its torch.ops name and Python wrapper)\n"
-            "name-leak csrc/kernels/rope/opmig-manifest.json: entry `vllm::rope` of op `rope` "
-            "still lives in the upstream namespace `vllm`\n"
-            "name-leak csrc/kernels/rope/rope.cu:7: qualifies a name with the upstream namespace "
-            "`vllm`, which the migration renamed\n"
+            "csrc/kernels/rope/opmig-manifest.json: error: op `vllm_rope` carries the "
+            "upstream name `vllm` into the public API (its torch.ops name and Python "
+            "wrapper) [name-leak]\n"
+            "csrc/kernels/rope/opmig-manifest.json: error: entry `vllm::rope` of op `rope` "
+            "still lives in the upstream namespace `vllm` [name-leak]\n"
+            "csrc/kernels/rope/rope.cu:7: error: qualifies a name with the upstream "
+            "namespace `vllm`, which the migration renamed [name-leak]\n"
             "build check: not run (--no-compile-check)\n"
             "verdict: mechanical (3 name-leak)\n");
 }
@@ -288,9 +353,9 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
       reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   EXPECT_EQ(renderReviewText(*R),
-            "untested-layer csrc/kernels/rope/opmig-manifest.json: no test covers the low-level "
+            "csrc/kernels/rope/opmig-manifest.json: warning: no test covers the low-level "
             "correctness layer, asked for by S4; placeholders that always skip: "
-            "tests/test_rope.py::test_rope_matches_a_reference\n"
+            "tests/test_rope.py::test_rope_matches_a_reference [untested-layer]\n"
             "build check: not run (--no-compile-check)\n"
             "validation layers:\n"
             "  smoke         required  tests/test_rope.py::test_rope_smoke\n"
@@ -471,8 +536,9 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   R = reviewMigration(withBuildCheck(Mig));
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
-  EXPECT_EQ(R->Findings[0].Kind, ReviewKind::DoesNotCompile);
-  EXPECT_EQ(R->Findings[0].Path, "csrc/kernels/rope/rope.cu");
+  EXPECT_EQ(R->Findings[0].Id, "does-not-compile");
+  EXPECT_EQ(R->Findings[0].Producer, "review");
+  EXPECT_EQ(R->Findings[0].File, "csrc/kernels/rope/rope.cu");
   EXPECT_NE(R->Findings[0].Message.find("nvcc (host objects for sm_90) rejects it: "
                                         "csrc/kernels/rope/rope.cu:5: "),
             std::string::npos)
@@ -521,8 +587,9 @@ TEST(ReviewTest, BuildCheckLinksTheDomainAndNamesWhatNothingDefines) {
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   ASSERT_TRUE(R->Build.Linked) << R->Build.LinkNotRunBecause;
   ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
-  EXPECT_EQ(R->Findings[0].Kind, ReviewKind::DoesNotLink);
-  EXPECT_EQ(R->Findings[0].Path, "csrc/kernels/rope/binding.cpp");
+  EXPECT_EQ(R->Findings[0].Id, "does-not-link");
+  EXPECT_EQ(R->Findings[0].Level, Severity::Error);
+  EXPECT_EQ(R->Findings[0].File, "csrc/kernels/rope/binding.cpp");
   EXPECT_EQ(R->Findings[0].Message, "uses `demo::rope::launch(int)`, which no TU of the domain "
                                     "defines, nor what it is loaded with");
   EXPECT_EQ(R->Outcome, Verdict::Incomplete);
@@ -594,10 +661,15 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "", "");
   ASSERT_TRUE(static_cast<bool>(Dirty)) << llvm::toString(Dirty.takeError());
   ASSERT_EQ(Dirty->Combined.Findings.size(), 1u);
-  EXPECT_EQ(Dirty->Combined.Findings[0].RuleId, ReviewRuleId);
-  EXPECT_EQ(Dirty->Combined.Findings[0].File, "csrc/kernels/rope/extra.cuh");
+  const Finding &OverCopy = Dirty->Combined.Findings[0];
+  EXPECT_EQ(OverCopy.Id, "over-copy");
+  EXPECT_EQ(OverCopy.Producer, "review");
+  EXPECT_EQ(OverCopy.File, "csrc/kernels/rope/extra.cuh");
+  EXPECT_EQ(OverCopy.Message,
+            "domain rope: in the native folder but neither migrated nor generated");
+  EXPECT_EQ(OverCopy.Fingerprint.size(), 16u);
   EXPECT_EQ(renderGateSummary(*Dirty, Severity::Error),
-            "opmig-review: 1 new, 0 baselined, 0 suppressed\n"
+            "over-copy: 1 new, 0 baselined, 0 suppressed\n"
             "review rope: mechanical (build check not run: the manifest records no build flags "
             "(written by an older opmig); re-run opmig migrate to record them)\n"
             "gate: failed (1 new at or above error)\n");

@@ -18,9 +18,9 @@
 #ifndef OPMIG_AUDIT_AUDIT_H
 #define OPMIG_AUDIT_AUDIT_H
 
-#include "opmig/audit/Finding.h"
 #include "opmig/audit/Repository.h"
 #include "opmig/audit/Rule.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -32,6 +32,9 @@
 #include <vector>
 
 namespace opmig::audit {
+
+/// Finding::Producer of the audit's findings.
+inline constexpr const char *AuditProducer = "audit";
 
 struct AuditOptions {
   std::string Root;                   ///< The audited tree.
@@ -68,10 +71,9 @@ llvm::Expected<AuditResult> runAudit(const AuditOptions &Options);
 llvm::Expected<AuditResult> auditRepository(const Repository &Repo, std::vector<Rule> Rules,
                                             const std::set<std::string> &KnownRuleIds = {});
 
-/// Sets each finding's Fingerprint: the first 16 hex digits of the sha256
-/// of its rule id, file, the trimmed text of its line and the occurrence
-/// index of that (rule, file, text) triple, counted in file/line order. Code
-/// moving above a finding leaves it unchanged.
+/// Sets each finding's Fingerprint (assignFingerprints, anchored on the
+/// trimmed text of its line): code moving above a finding leaves it
+/// unchanged.
 void computeFingerprints(const Repository &Repo, std::vector<Finding> &Findings);
 
 /// Sorts by file, line, column, rule id, message.

@@ -16,7 +16,7 @@
 #ifndef OPMIG_AUDIT_BASELINE_H
 #define OPMIG_AUDIT_BASELINE_H
 
-#include "opmig/audit/Finding.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -8,9 +8,9 @@
 #ifndef OPMIG_AUDIT_CHECKER_H
 #define OPMIG_AUDIT_CHECKER_H
 
-#include "opmig/audit/Finding.h"
 #include "opmig/audit/Repository.h"
 #include "opmig/audit/Rule.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -30,7 +30,7 @@ public:
   /// ill-typed parameter, a bad regex.
   virtual llvm::Error validate(const Rule &R) const = 0;
   /// Evaluates `Rules` (all of this kind, already validated) over `Repo`,
-  /// appending findings with RuleId, Level, File, Line, Message (captures
+  /// appending findings with Id, Level, File, Line, Message (captures
   /// filled) and Fix set. A file the checker cannot parse is skipped with a
   /// finding of rule `opmig-unparsable-file` (warning), never a crash.
   virtual llvm::Error check(const Repository &Repo, llvm::ArrayRef<const Rule *> Rules,

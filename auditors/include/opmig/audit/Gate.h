@@ -13,11 +13,11 @@
 //   sarif: opmig.sarif          # where the SARIF log goes (relative to the root)
 //   junit: opmig-junit.xml
 //
-// runGate runs the checks and folds everything into one AuditResult, so the
-// SARIF and JUnit renderers of the audit report the gate as a whole: a rule
-// whose fixtures fail becomes an `opmig-rule-test` finding at its rule file,
-// and each problem `opmig review` finds in a domain an `opmig-review`
-// finding at its file.
+// runGate runs the checks and folds every finding into one AuditResult, so
+// one report (GateReport.h) covers the gate as a whole: a rule whose
+// fixtures fail becomes an `opmig-rule-test` finding at its rule file, and
+// each problem `opmig review` finds in a domain joins as the review's
+// finding (`does-not-link`, ...), its message naming the domain.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +38,8 @@ namespace opmig::audit {
 
 /// The rule id of a finding that reports a rule failing its own fixtures.
 inline constexpr const char *RuleTestRuleId = "opmig-rule-test";
-/// The rule id of a finding of `opmig review`.
-inline constexpr const char *ReviewRuleId = "opmig-review";
+/// Finding::Producer of such a finding.
+inline constexpr const char *RuleTestProducer = "rules-test";
 
 /// `.opmig.yaml`, with defaults for what it leaves out.
 struct GateConfig {
@@ -71,8 +71,8 @@ llvm::Expected<GateConfig> parseGateConfig(llvm::StringRef Text, const std::stri
 llvm::Expected<GateConfig> readGateConfig(const std::string &Path);
 
 struct GateResult {
-  /// The audit's findings plus one `opmig-rule-test` finding per fixture
-  /// failure; Rules lists every rule that ran.
+  /// The audit's findings, the reviews' and one `opmig-rule-test` finding
+  /// per fixture failure; Rules lists every audit rule that ran.
   AuditResult Combined;
   std::vector<RuleTestOutcome> RuleTests; ///< Empty when rules-test did not run.
   std::vector<ReviewResult> Reviews;      ///< One per reviewed domain.
@@ -95,11 +95,6 @@ std::string pathUnderRoot(const std::string &Root, const std::string &Path);
 /// `..`, holds a control character, or passes through a symbolic link.
 llvm::Expected<std::string> reportPathUnderRoot(const std::string &Root, const std::string &Path,
                                                 llvm::StringRef Key);
-
-/// The summary `opmig gate` prints: findings per rule (new, baselined,
-/// suppressed), the rule tests, and a last line `gate: passed` or
-/// `gate: failed (N new at or above <severity>)`.
-std::string renderGateSummary(const GateResult &Result, Severity FailOn);
 
 } // namespace opmig::audit
 

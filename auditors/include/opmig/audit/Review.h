@@ -9,12 +9,12 @@
 //   Options.Domain = "rope";
 //   llvm::Expected<ReviewResult> Result = reviewMigration(Options);
 //
-// Every problem is a ReviewFinding of one kind; the verdict follows from the
-// kinds present (docs/user-guide.md, "opmig review", has the criteria). With
-// `Options.BuildCheck`, every C++/CUDA TU of the domain is compiled by nvcc
-// as it is on disk, with the flags the manifest records for its glue, and
-// the objects are linked into one library whose undefined symbols must be
-// defined by what it is loaded with (torch, the CUDA and C++ runtimes).
+// Every problem is a Finding whose id is its kind (ReviewKinds.h); the
+// verdict follows from the kinds present (docs/user-guide.md, "opmig review", has the criteria).
+// With `Options.BuildCheck`, every C++/CUDA TU of the domain is compiled by nvcc as it is on disk,
+// with the flags the manifest records for its glue, and the objects are linked into one library
+// whose undefined symbols must be defined by what it is loaded with (torch, the CUDA and C++
+// runtimes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +22,9 @@
 #define OPMIG_AUDIT_REVIEW_H
 
 #include "opmig/audit/PathGlob.h"
+#include "opmig/audit/ReviewKinds.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/support/Finding.h"
 #include "opmig/validate/LinkCheck.h"
 #include "opmig/validate/TreeCompile.h"
 
@@ -79,30 +81,6 @@ struct ReviewOptions {
   std::optional<BuildCheckOptions> BuildCheck;
 };
 
-enum class ReviewKind {
-  MissingFile,       ///< In the manifest, not in the target.
-  OverCopy,          ///< In the native dir, neither migrated nor generated.
-  MissingProvenance, ///< A migrated file whose first line does not name its upstream.
-  EditedGlue,        ///< Generated file or block changed since the migration.
-  StaleProvenance,   ///< Upstream changed (or vanished) since the migration.
-  NameLeak,          ///< An upstream name in the public API or an old namespace in code.
-  UntestedLayer,     ///< A validation layer the spec requires has no test.
-  DoesNotCompile,    ///< A TU of the domain that nvcc rejects as it is on disk.
-  DoesNotLink,       ///< A symbol the linked domain uses and nothing defines.
-};
-
-/// `missing-file`, `over-copy`, `missing-provenance`, `edited-glue`,
-/// `stale-provenance`, `name-leak`, `untested-layer`, `does-not-compile`,
-/// `does-not-link`.
-const char *toString(ReviewKind K);
-
-struct ReviewFinding {
-  ReviewKind Kind;
-  std::string Path; ///< Relative to the target root (upstream path for stale provenance).
-  std::string Message;
-  unsigned Line = 0; ///< 0: about the whole file.
-};
-
 enum class Verdict { Thoughtful, Mechanical, Incomplete };
 const char *toString(Verdict V); ///< `thoughtful`, `mechanical`, `incomplete`.
 
@@ -130,7 +108,8 @@ struct ReviewResult {
   /// Why every validation layer is required (a manifest naming no spec, or
   /// one the layers file does not list); empty when the spec's are.
   std::string AllLayersRequiredBecause;
-  std::vector<ReviewFinding> Findings; ///< In check order, then by path.
+  /// In check order, then by path; ids are ReviewKinds (ReviewKinds.h).
+  std::vector<Finding> Findings;
   Verdict Outcome = Verdict::Thoughtful;
   std::vector<std::string> Reasons;    ///< Why the verdict is what it is.
   std::vector<LayerCoverage> Coverage; ///< Empty without a layers file.
@@ -153,14 +132,6 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 /// skipped).
 std::vector<std::string> migratedDomains(const std::string &Target,
                                          const std::vector<PathGlob> &Exclude = {});
-
-/// One line per finding (`<kind> <path>[:<line>]: <message>`), the build
-/// check's line, the coverage matrix, then the verdict and its reasons.
-std::string renderReviewText(const ReviewResult &Result);
-
-/// `opmig.review/1`: domain, manifest, profile, spec, findings, build
-/// check, coverage, verdict and reasons.
-std::string renderReviewJson(const ReviewResult &Result);
 
 } // namespace opmig::audit
 

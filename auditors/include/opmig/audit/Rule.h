@@ -10,7 +10,7 @@
 #define OPMIG_AUDIT_RULE_H
 
 #include "nlohmann/json.hpp"
-#include "opmig/audit/Finding.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/Support/Error.h"
 

@@ -15,8 +15,8 @@
 #ifndef OPMIG_AUDIT_SUPPRESSIONS_H
 #define OPMIG_AUDIT_SUPPRESSIONS_H
 
-#include "opmig/audit/Finding.h"
 #include "opmig/audit/Repository.h"
+#include "opmig/support/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
 
