@@ -80,9 +80,9 @@ TEST(AuditToolTest, FindingsExitOneWithTextReport) {
   std::string Root = writeTree({{"docs/a.md", "see\n/home/alice\n"}, {"x.py", "# TODO\n"}});
   ToolResult R = runOpmig(auditArgs(Root, writeRules()));
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_EQ(R.Stdout, "docs/a.md:2: error demo-abs-path: machine-local path /home/alice\n"
+  EXPECT_EQ(R.Stdout, "docs/a.md:2:1: error: machine-local path /home/alice [demo-abs-path]\n"
                       "  fix: use a repository-relative path\n"
-                      "x.py:1: warning demo-todo: leftover TODO\n"
+                      "x.py:1:3: warning: leftover TODO [demo-todo]\n"
                       "  fix: finish it or file an issue\n"
                       "2 findings: 2 new, 0 baselined, 0 suppressed (2 rules, 2 files)\n");
 }
@@ -128,7 +128,9 @@ TEST(AuditToolTest, BuiltinRulesComeFromOpmigRulesDir) {
   ToolResult R =
       runOpmig({"audit", writeTree({{"docs/a.md", "/home/bob\n"}})}, {"OPMIG_RULES_DIR=" + Rules});
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_NE(R.Stdout.find("docs/a.md:1: error demo-abs-path"), std::string::npos);
+  EXPECT_NE(R.Stdout.find("docs/a.md:1:1: error: machine-local path /home/bob [demo-abs-path]"),
+            std::string::npos)
+      << R.Stdout;
 }
 
 TEST(AuditToolTest, JsonAndSarifFormats) {
@@ -175,9 +177,9 @@ TEST(AuditToolTest, BaselineKeepsOldFindingsAndFailsNewOnes) {
   writeFile(Root + "/docs/a.md", "intro\n\n/home/alice\n/home/bob\n");
   ToolResult Use = runOpmig(auditArgs(Root, Rules, {"--baseline", Baseline}));
   EXPECT_EQ(Use.ExitCode, 1);
-  EXPECT_EQ(Use.Stdout, "docs/a.md:3: error demo-abs-path: machine-local path /home/alice "
+  EXPECT_EQ(Use.Stdout, "docs/a.md:3:1: error: machine-local path /home/alice [demo-abs-path] "
                         "(baselined)\n  fix: use a repository-relative path\n"
-                        "docs/a.md:4: error demo-abs-path: machine-local path /home/bob\n"
+                        "docs/a.md:4:1: error: machine-local path /home/bob [demo-abs-path]\n"
                         "  fix: use a repository-relative path\n"
                         "2 findings: 1 new, 1 baselined, 0 suppressed (2 rules, 1 files)\n");
   writeFile(Root + "/docs/a.md", "intro\n\n/home/alice\n");

@@ -89,7 +89,7 @@ TEST(GateToolTest, NewFindingFailsAndLandsInSarifAndJUnit) {
       runOpmig({"gate", Root, "--sarif", Out + "/gate.sarif", "--junit", Out + "/gate.xml"},
                {writeRules(false)});
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_EQ(R.Stdout, "docs/a.md:2: error demo-abs-path: machine-local path\n"
+  EXPECT_EQ(R.Stdout, "docs/a.md:2:1: error: machine-local path [demo-abs-path]\n"
                       "  fix: use a repository-relative path\n"
                       "1 findings: 1 new, 0 baselined, 0 suppressed (1 rules, 2 files)\n"
                       "demo-abs-path: 1 new, 0 baselined, 0 suppressed\n"
@@ -100,7 +100,7 @@ TEST(GateToolTest, NewFindingFailsAndLandsInSarifAndJUnit) {
   EXPECT_EQ(Results[0]["ruleId"], "demo-abs-path");
   std::string JUnit = readFile(Out + "/gate.xml");
   EXPECT_NE(JUnit.find("<failure type=\"error\" message=\"1 new finding(s)\">"
-                       "docs/a.md:2: error demo-abs-path: machine-local path\n</failure>"),
+                       "docs/a.md:2:1: error: machine-local path [demo-abs-path]\n</failure>"),
             std::string::npos)
       << JUnit;
 }
@@ -111,7 +111,7 @@ TEST(GateToolTest, ExcludedFilesReportNothing) {
                                 {"docs/b.md", "/home/bob\n"}});
   ToolResult R = runOpmig({"gate", Root}, {writeRules(false)});
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_EQ(R.Stdout.rfind("docs/b.md:1: error demo-abs-path: machine-local path\n", 0), 0u)
+  EXPECT_EQ(R.Stdout.rfind("docs/b.md:1:1: error: machine-local path [demo-abs-path]\n", 0), 0u)
       << R.Stdout;
   EXPECT_EQ(R.Stdout.find("planted"), std::string::npos) << R.Stdout;
 }
@@ -167,8 +167,7 @@ TEST(GateToolTest, RuleFailingItsFixturesFailsTheGate) {
                           "gate: failed ("),
             std::string::npos)
       << R.Stdout;
-  EXPECT_NE(R.Stdout.find("error opmig-rule-test: rule demo-abs-path fails its fixtures: "),
-            std::string::npos)
+  EXPECT_NE(R.Stdout.find(": error: rule demo-abs-path fails its fixtures: "), std::string::npos)
       << R.Stdout;
   EXPECT_NE(readFile(Out + "/gate.xml").find("name=\"opmig-rule-test\">"), std::string::npos);
 }

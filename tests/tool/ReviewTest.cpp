@@ -125,10 +125,11 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   fs::rename(Bf16, Bf16 + ".away"); // Not a source file under that name.
   R = runOpmig(reviewArgs(M));
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
-  EXPECT_NE(R.Stdout.find("csrc/attention/merge_attn_states_fp32_again.cu: error: the "
-                          "recomputed closure needs this upstream file; it was not migrated "
-                          "[missing-file]"),
-            std::string::npos)
+  EXPECT_NE(
+      R.Stdout.find("csrc/attention/merge_attn_states_fp32_again.cu: error: the "
+                    "recomputed closure needs this upstream file; it was not migrated (re-run "
+                    "opmig migrate) [missing-file]"),
+      std::string::npos)
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("merge_attn_states_bf16.cu, which the recomputed closure no longer "
                           "needs [over-copy]\n"),
