@@ -11,7 +11,6 @@
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/GateReport.h"
 #include "opmig/audit/ReviewReport.h"
-#include "opmig/migrate/TargetEdits.h"
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Hashing.h"
 #include "opmig/support/Manifest.h"
