@@ -68,8 +68,8 @@ TEST(FailClosedGateTest, ReportPathsFromTheConfigStayInTheRepository) {
     EXPECT_TRUE(contains(R.Stderr, ".opmig.yaml: ")) << R.Stderr;
     EXPECT_TRUE(contains(R.Stderr, "name a path inside the repository")) << R.Stderr;
     // The library names the key; the driver adds the flag that writes elsewhere.
-    EXPECT_TRUE(contains(R.Stderr, ", or pass --" + std::string(Line).substr(0, 5) +
-                                       " to write elsewhere"))
+    EXPECT_TRUE(
+        contains(R.Stderr, ", or pass --" + std::string(Line).substr(0, 5) + " to write elsewhere"))
         << R.Stderr;
     EXPECT_TRUE(fs::is_empty(Root + "/../outside"));
   }

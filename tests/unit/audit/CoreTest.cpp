@@ -158,7 +158,7 @@ TEST(ValidationLayersTest, DeepLayersFileIsAnErrorNamingIt) {
   llvm::Expected<ValidationLayers> Layers = loadValidationLayers(Path);
   std::filesystem::remove(Path);
   ASSERT_FALSE(bool(Layers));
-  EXPECT_EQ(llvm::toString(Layers.takeError()), Path + ":2:67: nested deeper than 64 levels");
+  EXPECT_EQ(llvm::toString(Layers.takeError()), Path + ":2:68: nested deeper than 64 levels");
 }
 
 TEST(RuleLoaderTest, SecondDocumentWithoutAPlaceIsNoCrash) {
@@ -176,9 +176,10 @@ TEST(RuleLoaderTest, ExemptionsNeedASentenceAndAPlace) {
   EXPECT_EQ(loadError("demo-abs-path.yaml", Base + "  - id: quoted\n    spec: \"x\"\n"),
             "demo/demo-abs-path.yaml:12:5: exemption 'quoted' must say where it applies: 'paths', "
             "'outside' or 'captures'");
-  EXPECT_EQ(loadError("demo-abs-path.yaml",
-                      Base + "  - id: quoted\n    spec: \"x\"\n    captures: {match: \"(\"}\n"),
-            "demo/demo-abs-path.yaml:14:16: bad regex for capture 'match': parentheses not balanced");
+  EXPECT_EQ(
+      loadError("demo-abs-path.yaml",
+                Base + "  - id: quoted\n    spec: \"x\"\n    captures: {match: \"(\"}\n"),
+      "demo/demo-abs-path.yaml:14:16: bad regex for capture 'match': parentheses not balanced");
   EXPECT_EQ(loadError("demo-abs-path.yaml", Base + "  - id: quoted\n    spec: \"x\"\n    paths: "
                                                    "[\"a/**\"]\n  - id: quoted\n    spec: \"y\"\n"
                                                    "    paths: [\"b/**\"]\n"),
@@ -247,8 +248,9 @@ TEST(RuleLoaderTest, BadGlobAndBadSeverityAndMissingKey) {
             std::string::npos);
   std::string Level = TextRule;
   Level.replace(Level.find("severity: error"), 15, "severity: fatal");
-  EXPECT_EQ(loadError("demo-abs-path.yaml", Level),
-            "demo/demo-abs-path.yaml:2:1: unknown severity 'fatal'; expected error, warning or note");
+  EXPECT_EQ(
+      loadError("demo-abs-path.yaml", Level),
+      "demo/demo-abs-path.yaml:2:1: unknown severity 'fatal'; expected error, warning or note");
   std::string NoFix = TextRule;
   NoFix.erase(NoFix.find("fix:"), NoFix.find("spec:") - NoFix.find("fix:"));
   EXPECT_EQ(loadError("demo-abs-path.yaml", NoFix),
@@ -408,7 +410,7 @@ TEST(PathCheckerTest, RejectsDomainsWithoutOneStar) {
   std::string Text = PathRule;
   Text.replace(Text.find("\"csrc/kernels/*/\""), 17, "\"csrc/*/*/\"");
   EXPECT_EQ(loadError("demo-layout.yaml", Text),
-            "demo/demo-layout.yaml:12: rule 'demo-layout': each 'domains' glob must have exactly "
+            "demo/demo-layout.yaml:12:3: rule 'demo-layout': each 'domains' glob must have exactly "
             "one '*' and no other wildcard, e.g. csrc/kernels/*/");
 }
 

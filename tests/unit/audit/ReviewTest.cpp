@@ -389,8 +389,9 @@ TEST(ReviewTest, LayersFileNamingAnUnlistedSpecIsAnError) {
   writeFile(Mig.Target + "/layers.yaml", std::string(Layers).substr(Bad.find("layers:")));
   R = reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_NE(llvm::toString(R.takeError()).find("layers.yaml:1:1: expected a non-empty list `specs`"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(R.takeError()).find("layers.yaml:1:1: expected a non-empty list `specs`"),
+      std::string::npos);
 }
 
 TEST(ReviewTest, BadLayersFileNamesItsLine) {
