@@ -100,7 +100,7 @@ TEST(FailClosedGateTest, DeepConfigIsAnInputErrorNamingTheFile) {
       {{".opmig.yaml", "review: " + std::string(50000, '[') + std::string(50000, ']') + "\n"}});
   ToolResult R = runOpmig({"gate", Root}, {rulesEnv(writeRules())});
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout;
-  EXPECT_TRUE(contains(R.Stderr, ".opmig.yaml:1:72: nested deeper than 64 levels")) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, ".opmig.yaml:1:73: nested deeper than 64 levels")) << R.Stderr;
 }
 
 TEST(FailClosedGateTest, MatchThatIsNotUtf8StillGivesSarifAndJUnit) {
@@ -159,7 +159,7 @@ TEST(FailClosedAuditTest, DeepRuleFileIsAnInputError) {
             "id: x\nmatch: " + std::string(50000, '[') + std::string(50000, ']') + "\n");
   ToolResult R = runOpmig({"rules", "test", Rules});
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout;
-  EXPECT_TRUE(contains(R.Stderr, "deep.yaml:2:71: nested deeper than 64 levels")) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "deep.yaml:2:72: nested deeper than 64 levels")) << R.Stderr;
 }
 
 TEST(FailClosedMessagesTest, ReviewAndGateNameTheOptionThatIsNoDirectory) {
