@@ -157,8 +157,20 @@ audit::ClosureFinder closureFinder(const analyze::AnalyzeOptions &Analysis) {
   };
 }
 
+/// The library names the folders it is given; the driver names the options
+/// that gave them.
+llvm::Error checkReviewFolders(const audit::ReviewOptions &Options) {
+  if (!llvm::sys::fs::is_directory(Options.Target))
+    return inputError("--target '", Options.Target, "' is not a directory");
+  if (!Options.Source.empty() && !llvm::sys::fs::is_directory(Options.Source))
+    return inputError("--source '", Options.Source, "' is not a directory");
+  return llvm::Error::success();
+}
+
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
+  if (llvm::Error E = checkReviewFolders(Options))
+    return reportError(std::move(E));
   AnalysisFlags Analysis = Args.Analysis;
   finishAnalysisOptions(Analysis, PassThrough);
   if (!Options.Source.empty())
