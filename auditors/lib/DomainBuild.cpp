@@ -90,20 +90,20 @@ std::string hostCompiler() {
 /// otherwise.
 void linkDomain(BuildCheckResult &Result, const opmig::Manifest &M,
                 const opmig::ToolchainPaths &Toolchain, const std::string &ObjectDir) {
-  if (!llvm::all_of(Result.TUs, [](const validate::CompiledTU &TU) { return TU.Compiles; })) {
+  if (!llvm::all_of(Result.TUs, [](const CompiledTU &TU) { return TU.Compiles; })) {
     Result.LinkNotRunBecause = "a TU does not compile";
     return;
   }
-  validate::LinkRequest Request;
+  LinkRequest Request;
   Request.Linker = Result.Nvcc;
-  for (const validate::CompiledTU &TU : Result.TUs)
+  for (const CompiledTU &TU : Result.TUs)
     Request.Objects.push_back(TU.Object);
   Request.Library = ObjectDir + "/lib" + M.Domain + ".so";
   Request.Runtime = {Toolchain.Torch.LibDir, Toolchain.Torch.Version, Toolchain.CudaPath,
                      hostCompiler(),
                      "only symbols of the domain's own namespaces count as missing"};
   Request.OwnNamespaces = ownNamespaces(M);
-  Result.Link = validate::linkObjects(Request);
+  Result.Link = linkObjects(Request);
   Result.Linked = true;
 }
 
@@ -123,7 +123,7 @@ std::string absolute(const std::string &Path) {
 } // namespace
 
 size_t BuildCheckResult::compiling() const {
-  return llvm::count_if(TUs, [](const validate::CompiledTU &TU) { return TU.Compiles; });
+  return llvm::count_if(TUs, [](const CompiledTU &TU) { return TU.Compiles; });
 }
 
 llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options) {
@@ -158,7 +158,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
                            "no include dir after --)";
   if (!Result.NotRunBecause.empty())
     return notRun(std::move(Result));
-  validate::TreeCompileRequest Request;
+  TreeCompileRequest Request;
   Request.Nvcc = Result.Nvcc;
   Request.Root = Target;
   Request.TUs = std::move(TUs);
@@ -177,7 +177,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   Request.ObjectDir = std::string(ObjectDir);
   Result.Ran = true;
   Result.GpuArch = Request.GpuArch;
-  Result.TUs = validate::compileTree(Request);
+  Result.TUs = compileTree(Request);
   linkDomain(Result, M, Toolchain, Request.ObjectDir);
   fs::remove_directories(ObjectDir);
   return Result;
@@ -185,7 +185,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
 
 std::vector<ReviewFinding> buildFindings(const BuildCheckResult &Build) {
   std::vector<ReviewFinding> Findings;
-  for (const validate::CompiledTU &TU : Build.TUs) {
+  for (const CompiledTU &TU : Build.TUs) {
     if (TU.Compiles)
       continue;
     const opmig::CompilerError &First = TU.Errors.front();
@@ -206,10 +206,10 @@ std::vector<ReviewFinding> linkFindings(const BuildCheckResult &Build) {
   if (!Build.Link.Linked)
     return {{ReviewKind::DoesNotLink, FirstTU, "the link fails: " + Build.Link.LinkError, 0}};
   std::map<std::string, std::string> TUOfObject;
-  for (const validate::CompiledTU &TU : Build.TUs)
+  for (const CompiledTU &TU : Build.TUs)
     TUOfObject[TU.Object] = TU.Path;
   std::vector<ReviewFinding> Findings;
-  for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved) {
+  for (const UnresolvedSymbol &S : Build.Link.Unresolved) {
     std::string User = S.ReferencedBy.empty() ? FirstTU : TUOfObject[S.ReferencedBy.front()];
     Findings.push_back(
         {ReviewKind::DoesNotLink, User,

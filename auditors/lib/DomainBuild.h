@@ -4,7 +4,7 @@
 // generated glue) as the target holds it now, to host objects, and links
 // them when all compile, with what the manifest records
 // of the glue's build (standard, defines, include dirs, nvcc flags, arch)
-// plus torch's and Python's headers, through validate::compileTree. A
+// plus torch's and Python's headers, through compileTree. A
 // review reads no profile and no upstream, so this is all it has; flags of
 // the upstream's machine that the glue does not carry come after `--`.
 //

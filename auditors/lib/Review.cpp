@@ -377,7 +377,7 @@ static std::string renderBuildLine(const BuildCheckResult &Build) {
 
 static nlohmann::ordered_json linkJson(const BuildCheckResult &Build) {
   nlohmann::ordered_json Unresolved = nlohmann::ordered_json::array();
-  for (const validate::UnresolvedSymbol &S : Build.Link.Unresolved)
+  for (const UnresolvedSymbol &S : Build.Link.Unresolved)
     Unresolved.push_back({{"symbol", S.Name}, {"mangled", S.Mangled}});
   return {{"ran", Build.Linked},
           {"not_run_because", Build.LinkNotRunBecause},
@@ -389,7 +389,7 @@ static nlohmann::ordered_json linkJson(const BuildCheckResult &Build) {
 
 static nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
   nlohmann::ordered_json TUs = nlohmann::ordered_json::array();
-  for (const validate::CompiledTU &TU : Build.TUs) {
+  for (const CompiledTU &TU : Build.TUs) {
     nlohmann::ordered_json Errors = nlohmann::ordered_json::array();
     for (const opmig::CompilerError &E : TU.Errors)
       Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});

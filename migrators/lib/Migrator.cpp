@@ -19,6 +19,7 @@
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
+#include <cassert>
 #include <optional>
 
 namespace opmig::migrate {
@@ -222,7 +223,8 @@ llvm::Error checkProvenanceValues(const MigrateOptions &Options) {
 }
 
 llvm::Error Pipeline::analyze() {
-  llvm::Expected<analyze::AnalysisResult> Analysis = analyze::analyzeClosure(Options.Analysis);
+  assert(Options.Analyze && "MigrateOptions::Analyze is required");
+  llvm::Expected<analyze::AnalysisResult> Analysis = Options.Analyze(Options.Analysis);
   if (!Analysis)
     return Analysis.takeError();
   R.Analysis = std::move(*Analysis);

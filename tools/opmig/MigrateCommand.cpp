@@ -112,6 +112,7 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   finishAnalysisOptions(Args.Analysis, Extra);
   migrate::MigrateOptions &Options = Args.Options;
   Options.Analysis = Args.Analysis.Options;
+  Options.Analyze = analyze::analyzeClosure;
   Options.ToolVersion = OPMIG_VERSION;
   for (const std::string &Spec : Args.Renames) {
     llvm::Expected<opmig::NamespaceRename> Rename = migrate::parseNamespaceRename(Spec);
@@ -144,11 +145,11 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   else if (Args.DryRun)
     Outcome = MigrationOutcome::DryRun;
   // What would be written must compile where upstream did.
-  validate::CompileCheckReport Check;
+  migrate::CompileCheckReport Check;
   if (Args.NoCompileCheck)
     Check.NotRunBecause = "--no-compile-check";
   else if (Outcome == MigrationOutcome::Written || Outcome == MigrationOutcome::DryRun)
-    Check = validate::checkMigrationCompiles(*Result, {Options.TargetRoot, Options.Analysis.Jobs});
+    Check = migrate::checkMigrationCompiles(*Result, {Options.TargetRoot, Options.Analysis.Jobs});
   if (Check.addsErrors())
     Outcome = MigrationOutcome::Blocked;
 

@@ -84,9 +84,9 @@ json interruptedJson(const MigrationResult &R) {
 
 } // namespace
 
-json compileCheckJson(const validate::CompileCheckReport &Check) {
+json compileCheckJson(const migrate::CompileCheckReport &Check) {
   json TUs = json::array();
-  for (const validate::TUCompile &TU : Check.TUs) {
+  for (const migrate::TUCompile &TU : Check.TUs) {
     json Errors = json::array();
     for (const opmig::CompilerError &E : TU.Errors)
       Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
@@ -103,7 +103,7 @@ json compileCheckJson(const validate::CompileCheckReport &Check) {
       {"gpu_arch", Check.GpuArch}, {"adds_errors", Check.addsErrors()},      {"tus", TUs}};
 }
 
-void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_ostream &OS) {
+void describeCompileCheck(const migrate::CompileCheckReport &Check, llvm::raw_ostream &OS) {
   if (!Check.Ran) {
     OS << "compile check: not run (" << Check.NotRunBecause << ")\n";
     return;
@@ -111,7 +111,7 @@ void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_o
   size_t Compiling = llvm::count_if(Check.TUs, [](const auto &TU) { return TU.Compiles; });
   OS << "compile check (nvcc, front end for " << Check.GpuArch << "): " << Compiling << " of "
      << Check.TUs.size() << " TUs compile\n";
-  for (const validate::TUCompile &TU : Check.TUs) {
+  for (const migrate::TUCompile &TU : Check.TUs) {
     if (TU.Compiles)
       continue;
     const opmig::CompilerError &First = TU.Errors.front();
@@ -125,7 +125,7 @@ void describeCompileCheck(const validate::CompileCheckReport &Check, llvm::raw_o
   }
 }
 
-json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckReport &Check,
+json renderMigrationJson(const MigrationResult &R, const migrate::CompileCheckReport &Check,
                          MigrationOutcome Outcome, bool Forced) {
   const opmig::Manifest &M = R.NewManifest;
   json Ops = json::array();
@@ -188,7 +188,7 @@ json renderMigrationJson(const MigrationResult &R, const validate::CompileCheckR
           {"interrupted_run", interruptedJson(R)}};
 }
 
-std::string renderMigrationText(const MigrationResult &R, const validate::CompileCheckReport &Check,
+std::string renderMigrationText(const MigrationResult &R, const migrate::CompileCheckReport &Check,
                                 MigrationOutcome Outcome, bool Forced, bool Verbose) {
   std::string Out;
   llvm::raw_string_ostream OS(Out);

@@ -4,8 +4,8 @@
 #define OPMIG_TOOLS_MIGRATIONREPORT_H
 
 #include "nlohmann/json.hpp"
+#include "opmig/migrate/CompileCheck.h"
 #include "opmig/migrate/Migrator.h"
-#include "opmig/validate/CompileCheck.h"
 
 #include <string>
 
@@ -20,13 +20,13 @@ inline constexpr const char *MigrateSchemaVersion = "opmig.migrate/1";
 enum class MigrationOutcome { Written, DryRun, Blocked, UpToDate };
 
 nlohmann::json renderMigrationJson(const migrate::MigrationResult &R,
-                                   const validate::CompileCheckReport &Check,
+                                   const migrate::CompileCheckReport &Check,
                                    MigrationOutcome Outcome, bool Forced);
 
 /// A summary for people: one line per change, the ops and their fakes, the
 /// issues and conflicts, and what was done.
 std::string renderMigrationText(const migrate::MigrationResult &R,
-                                const validate::CompileCheckReport &Check, MigrationOutcome Outcome,
+                                const migrate::CompileCheckReport &Check, MigrationOutcome Outcome,
                                 bool Forced, bool Verbose);
 
 } // namespace opmig

@@ -9,7 +9,6 @@
 #include "opmig/audit/Review.h"
 
 #include "opmig/audit/Gate.h"
-#include "opmig/migrate/TargetEdits.h"
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Hashing.h"
 #include "opmig/support/Manifest.h"

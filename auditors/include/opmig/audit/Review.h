@@ -23,8 +23,8 @@
 
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ValidationCoverage.h"
-#include "opmig/validate/LinkCheck.h"
-#include "opmig/validate/TreeCompile.h"
+#include "opmig/support/LinkCheck.h"
+#include "opmig/support/TreeCompile.h"
 
 #include "llvm/Support/Error.h"
 
@@ -113,12 +113,12 @@ struct BuildCheckResult {
   bool Ran = false;
   std::string NotRunBecause;
   std::string Nvcc, GpuArch;
-  std::vector<validate::CompiledTU> TUs; ///< Migrated, then generated, by path.
+  std::vector<CompiledTU> TUs; ///< Migrated, then generated, by path.
   /// When every TU compiles, their objects linked into one library; why not
   /// otherwise (then nothing is claimed about the link).
   bool Linked = false;
   std::string LinkNotRunBecause;
-  validate::LinkResult Link;
+  LinkResult Link;
 
   size_t compiling() const; ///< How many TUs compile.
 };

@@ -2,6 +2,9 @@
 //
 // analyze -> plan -> rewrite closure files -> derive op signatures ->
 // render the profile's glue -> compare with the target and its manifest.
+// The analysis is run by the caller's AnalysisRunner (the driver passes
+// analyze::analyzeClosure): the migration consumes an AnalysisResult and
+// does not depend on how it is computed, or cached.
 // The result is every change the migration would make, computed in memory;
 // nothing is written until the caller commits it (StagedWriter.h), so a dry
 // run, a blocked run and a real run share one code path.
@@ -12,6 +15,7 @@
 //   Opts.TargetRoot = "cache-dit";
 //   Opts.Domain = "attn";
 //   Opts.Profile = "cache-dit";
+//   Opts.Analyze = analyze::analyzeClosure;
 //   llvm::Expected<MigrationResult> R = prepareMigration(Opts);
 //
 //===----------------------------------------------------------------------===//
@@ -28,14 +32,22 @@
 
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
 namespace opmig::migrate {
 
+/// Computes the closure the migration ports, from MigrateOptions::Analysis.
+/// Called after the checks that need no analysis, so that a bad profile or
+/// target fails before a long parse.
+using AnalysisRunner =
+    std::function<llvm::Expected<analyze::AnalysisResult>(const analyze::AnalyzeOptions &)>;
+
 struct MigrateOptions {
   analyze::AnalyzeOptions Analysis;
+  AnalysisRunner Analyze; ///< Required.
   std::string TargetRoot;
   std::string Domain;
   std::string Profile = "generic"; ///< Built-in name or a profile.json path.

@@ -1,8 +1,8 @@
-#include "opmig/validate/CompileCheck.h"
+#include "opmig/migrate/CompileCheck.h"
 
 #include "opmig/support/Paths.h"
 #include "opmig/support/SourceFiles.h"
-#include "opmig/validate/TreeCompile.h"
+#include "opmig/support/TreeCompile.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringRef.h"
@@ -10,7 +10,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace opmig::validate {
+namespace opmig::migrate {
 
 namespace fs = llvm::sys::fs;
 using llvm::StringRef;
@@ -23,22 +23,21 @@ namespace {
 
 class Checker {
 public:
-  Checker(const migrate::MigrationResult &R, const CompileCheckOptions &Options)
-      : R(R), Options(Options) {}
+  Checker(const MigrationResult &R, const CompileCheckOptions &Options) : R(R), Options(Options) {}
 
   CompileCheckReport run();
 
 private:
   llvm::Error makeScratch();
-  std::string buildsLike(const migrate::PlannedChange &Change) const;
-  std::vector<std::string> flagsFor(const migrate::PlannedChange &Change) const;
+  std::string buildsLike(const PlannedChange &Change) const;
+  std::vector<std::string> flagsFor(const PlannedChange &Change) const;
   NvccCheckRequest frontEnd(const std::string &MainFile, std::vector<std::string> Flags,
                             const std::string &UpstreamTU) const;
   std::string mapIncludeDir(StringRef Dir) const;
   void compareWithUpstream(std::vector<TUCompile> &TUs) const;
   static void blameSharedErrors(std::vector<TUCompile> &TUs);
 
-  const migrate::MigrationResult &R;
+  const MigrationResult &R;
   const CompileCheckOptions &Options;
   std::string Scratch, Nvcc;
 };
@@ -48,8 +47,8 @@ llvm::Error Checker::makeScratch() {
   if (std::error_code EC = fs::createUniqueDirectory("opmig-compile-check", Dir))
     return llvm::createStringError(EC, "cannot create a scratch directory");
   Scratch = std::string(Dir);
-  for (const migrate::PlannedChange &Change : R.Changes) {
-    if (Change.Action == migrate::ChangeAction::Remove)
+  for (const PlannedChange &Change : R.Changes) {
+    if (Change.Action == ChangeAction::Remove)
       continue;
     std::string To = Scratch + "/" + Change.Path;
     std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To));
@@ -60,7 +59,7 @@ llvm::Error Checker::makeScratch() {
   }
   // Third-party code is not the migration's: the target's copy when it has
   // one, else the upstream's submodule, where the glue looks for it.
-  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty) {
+  for (const ThirdPartyDependency &Party : R.ThirdParty) {
     std::string From = Options.TargetRoot + "/" + Party.TargetDir;
     if (!fs::is_directory(From))
       From = R.Analysis.SourceRoot + "/" + Party.UpstreamDir;
@@ -81,7 +80,7 @@ std::string Checker::mapIncludeDir(StringRef Dir) const {
   const std::string &Root = R.Analysis.SourceRoot;
   if (!isWithin(Dir, Root))
     return Dir.str();
-  for (const migrate::ThirdPartyDependency &Party : R.ThirdParty) {
+  for (const ThirdPartyDependency &Party : R.ThirdParty) {
     std::string Upstream = Root + "/" + Party.UpstreamDir;
     if (isWithin(Dir, Upstream))
       return Scratch + "/" + Party.TargetDir + Dir.drop_front(Upstream.size()).str();
@@ -91,7 +90,7 @@ std::string Checker::mapIncludeDir(StringRef Dir) const {
 
 /// The upstream TU whose flags `Change` is compiled with: its own; for
 /// glue, the entry's, beside which it is built; else any closure TU's.
-std::string Checker::buildsLike(const migrate::PlannedChange &Change) const {
+std::string Checker::buildsLike(const PlannedChange &Change) const {
   const auto &TUFlags = R.Analysis.TUFlags;
   if (TUFlags.count(Change.UpstreamPath))
     return Change.UpstreamPath;
@@ -111,7 +110,7 @@ NvccCheckRequest Checker::frontEnd(const std::string &MainFile, std::vector<std:
           ""};
 }
 
-std::vector<std::string> Checker::flagsFor(const migrate::PlannedChange &Change) const {
+std::vector<std::string> Checker::flagsFor(const PlannedChange &Change) const {
   std::vector<std::string> Flags = {"-I" + Scratch + "/" + R.Plan.IncludeRoot,
                                     "-I" + Options.TargetRoot + "/" + R.Plan.IncludeRoot};
   auto Upstream = R.Analysis.TUFlags.find(buildsLike(Change));
@@ -198,9 +197,9 @@ CompileCheckReport Checker::run() {
     Report.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
     return Report;
   }
-  std::vector<const migrate::PlannedChange *> TUs;
-  for (const migrate::PlannedChange &Change : R.Changes)
-    if (Change.Action != migrate::ChangeAction::Remove && opmig::isTranslationUnitName(Change.Path))
+  std::vector<const PlannedChange *> TUs;
+  for (const PlannedChange &Change : R.Changes)
+    if (Change.Action != ChangeAction::Remove && opmig::isTranslationUnitName(Change.Path))
       TUs.push_back(&Change);
   if (TUs.empty()) {
     Report.NotRunBecause = "the migration writes no translation unit";
@@ -216,7 +215,7 @@ CompileCheckReport Checker::run() {
   Report.Nvcc = Nvcc;
   Report.GpuArch = R.Analysis.GpuArch;
   std::vector<NvccCheckRequest> Requests;
-  for (const migrate::PlannedChange *Change : TUs)
+  for (const PlannedChange *Change : TUs)
     Requests.push_back(
         frontEnd(Scratch + "/" + Change->Path, flagsFor(*Change), buildsLike(*Change)));
   std::vector<NvccVerdict> Verdicts = checkAllWithNvcc(Requests, Options.Jobs);
@@ -237,9 +236,9 @@ CompileCheckReport Checker::run() {
 
 } // namespace
 
-CompileCheckReport checkMigrationCompiles(const migrate::MigrationResult &Result,
+CompileCheckReport checkMigrationCompiles(const MigrationResult &Result,
                                           const CompileCheckOptions &Options) {
   return Checker(Result, Options).run();
 }
 
-} // namespace opmig::validate
+} // namespace opmig::migrate

@@ -14,15 +14,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_TREECOMPILE_H
-#define OPMIG_VALIDATE_TREECOMPILE_H
+#ifndef OPMIG_SUPPORT_TREECOMPILE_H
+#define OPMIG_SUPPORT_TREECOMPILE_H
 
 #include "opmig/support/NvccCheck.h"
 
 #include <string>
 #include <vector>
 
-namespace opmig::validate {
+namespace opmig {
 
 /// Runs every request, `Jobs` at a time (0: one per core); the verdicts come
 /// back in request order.
@@ -64,6 +64,6 @@ std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request);
 /// `Path` relative to `Root` when it is below it, else unchanged.
 std::string relativeToRoot(llvm::StringRef Path, llvm::StringRef Root);
 
-} // namespace opmig::validate
+} // namespace opmig
 
 #endif

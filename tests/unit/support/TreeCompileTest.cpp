@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "opmig/validate/TreeCompile.h"
+#include "opmig/support/TreeCompile.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -48,23 +48,23 @@ protected:
     OS << Text;
   }
 
-  validate::TreeCompileRequest Request;
+  TreeCompileRequest Request;
 };
 
 TEST_F(TreeCompileTest, CompilesEachTUWithTheFlagsInRequestOrder) {
-  std::vector<validate::CompiledTU> Results = validate::compileTree(Request);
+  std::vector<CompiledTU> Results = compileTree(Request);
   ASSERT_EQ(Results.size(), 2u);
   EXPECT_EQ(Results[0].Path, "k/scale.cu");
   EXPECT_EQ(Results[1].Path, "k/glue.cpp");
-  for (const validate::CompiledTU &TU : Results)
+  for (const CompiledTU &TU : Results)
     EXPECT_TRUE(TU.Compiles) << TU.Path << ": " << TU.Errors.front().Message;
 }
 
 TEST_F(TreeCompileTest, ErrorsNameTheFileRelativeToTheRoot) {
   write("k/scale.cu", "#include \"scale.h\"\n__global__ void s(float *p) { p[0] = nope; }\n");
   Request.Flags.pop_back(); // The header is no longer found from glue.cpp.
-  std::vector<validate::CompiledTU> Results = validate::compileTree(Request);
-  for (const validate::CompiledTU &TU : Results) {
+  std::vector<CompiledTU> Results = compileTree(Request);
+  for (const CompiledTU &TU : Results) {
     EXPECT_FALSE(TU.Compiles) << TU.Path;
     ASSERT_FALSE(TU.Errors.empty()) << TU.Path;
     EXPECT_EQ(TU.Errors.front().File, TU.Path);
@@ -76,9 +76,9 @@ TEST_F(TreeCompileTest, ErrorsNameTheFileRelativeToTheRoot) {
 
 TEST_F(TreeCompileTest, ACompilerThatDoesNotStartIsAnErrorOfEachTU) {
   Request.Nvcc = Request.Root + "/no-such-nvcc";
-  std::vector<validate::CompiledTU> Results = validate::compileTree(Request);
+  std::vector<CompiledTU> Results = compileTree(Request);
   ASSERT_EQ(Results.size(), 2u);
-  for (const validate::CompiledTU &TU : Results) {
+  for (const CompiledTU &TU : Results) {
     EXPECT_FALSE(TU.Compiles);
     ASSERT_EQ(TU.Errors.size(), 1u);
     EXPECT_EQ(TU.Errors[0].File, TU.Path);

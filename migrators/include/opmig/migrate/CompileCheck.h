@@ -10,8 +10,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_COMPILECHECK_H
-#define OPMIG_VALIDATE_COMPILECHECK_H
+#ifndef OPMIG_MIGRATE_COMPILECHECK_H
+#define OPMIG_MIGRATE_COMPILECHECK_H
 
 #include "opmig/migrate/Migrator.h"
 #include "opmig/support/NvccCheck.h"
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace opmig::validate {
+namespace opmig::migrate {
 
 struct CompileCheckOptions {
   std::string TargetRoot; ///< The real target, for headers the migration leaves alone.
@@ -53,9 +53,9 @@ struct CompileCheckReport {
 
 /// Runs the check on `Result`'s planned changes; never fails (what does not
 /// run says why in the report).
-CompileCheckReport checkMigrationCompiles(const migrate::MigrationResult &Result,
+CompileCheckReport checkMigrationCompiles(const MigrationResult &Result,
                                           const CompileCheckOptions &Options);
 
-} // namespace opmig::validate
+} // namespace opmig::migrate
 
 #endif

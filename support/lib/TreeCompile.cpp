@@ -1,12 +1,12 @@
 //===- TreeCompile.cpp - Compile TUs as they are on disk ------------------===//
 
-#include "opmig/validate/TreeCompile.h"
+#include "opmig/support/TreeCompile.h"
 
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
-namespace opmig::validate {
+namespace opmig {
 
 std::vector<opmig::NvccVerdict>
 checkAllWithNvcc(const std::vector<opmig::NvccCheckRequest> &Requests, unsigned Jobs) {
@@ -60,4 +60,4 @@ std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
   return Results;
 }
 
-} // namespace opmig::validate
+} // namespace opmig

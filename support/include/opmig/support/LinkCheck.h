@@ -16,15 +16,15 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_LINKCHECK_H
-#define OPMIG_VALIDATE_LINKCHECK_H
+#ifndef OPMIG_SUPPORT_LINKCHECK_H
+#define OPMIG_SUPPORT_LINKCHECK_H
 
 #include "opmig/support/SymbolTables.h"
 
 #include <string>
 #include <vector>
 
-namespace opmig::validate {
+namespace opmig {
 
 struct LinkRequest {
   std::string Linker;               ///< nvcc, which links as the extension builds do.
@@ -54,6 +54,6 @@ struct LinkResult {
 
 LinkResult linkObjects(const LinkRequest &Request);
 
-} // namespace opmig::validate
+} // namespace opmig
 
 #endif

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "opmig/validate/CompileCheck.h"
+#include "opmig/migrate/CompileCheck.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -68,7 +68,7 @@ protected:
     Change.UpstreamPath = From;
     R.Changes.push_back(std::move(Change));
   }
-  validate::CompileCheckReport check() { return validate::checkMigrationCompiles(R, {Target, 2}); }
+  migrate::CompileCheckReport check() { return migrate::checkMigrationCompiles(R, {Target, 2}); }
 
   std::string Upstream, Target;
   migrate::MigrationResult R;
@@ -81,7 +81,7 @@ TEST_F(CompileCheckTest, PortedTreeThatCompilesPasses) {
        "__global__ void scale(float *p, float s) { p[0] = twice(s); }\n",
        "csrc/scale.cu");
   plan("kernels/sc/helper.h", Helper, "csrc/helper.h");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
   ASSERT_EQ(Report.TUs.size(), 1u); // Headers are compiled through their TUs.
   EXPECT_TRUE(Report.TUs[0].Compiles) << Report.TUs[0].Errors.front().Message;
@@ -91,10 +91,10 @@ TEST_F(CompileCheckTest, PortedTreeThatCompilesPasses) {
 TEST_F(CompileCheckTest, AnErrorTheMigrationAddedIsReportedAsAdded) {
   // The include was left in upstream's spelling: it no longer resolves.
   plan("kernels/sc/scale.cu", CleanKernel, "csrc/scale.cu");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
   ASSERT_EQ(Report.TUs.size(), 1u);
-  const validate::TUCompile &TU = Report.TUs[0];
+  const migrate::TUCompile &TU = Report.TUs[0];
   EXPECT_FALSE(TU.Compiles);
   EXPECT_TRUE(TU.UpstreamCompiles);
   EXPECT_TRUE(TU.addsErrors());
@@ -107,9 +107,9 @@ TEST_F(CompileCheckTest, AnErrorTheMigrationAddedIsReportedAsAdded) {
 TEST_F(CompileCheckTest, AnErrorUpstreamAlreadyHadIsNotTheMigrations) {
   plan("kernels/sc/broken.cu", "__global__ void k(float *p) { p[0] = missing_name; }\n",
        "csrc/broken.cu");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
-  const validate::TUCompile &TU = Report.TUs.at(0);
+  const migrate::TUCompile &TU = Report.TUs.at(0);
   EXPECT_FALSE(TU.Compiles);
   EXPECT_FALSE(TU.UpstreamCompiles);
   EXPECT_NE(TU.UpstreamFirstError.find("missing_name"), std::string::npos);
@@ -118,7 +118,7 @@ TEST_F(CompileCheckTest, AnErrorUpstreamAlreadyHadIsNotTheMigrations) {
 
 TEST_F(CompileCheckTest, BrokenGeneratedGlueIsAnAddedError) {
   plan("kernels/sc/bindings.cpp", "int bind() { return undeclared_op(); }\n");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
   EXPECT_FALSE(Report.TUs.at(0).Compiles);
   EXPECT_TRUE(Report.addsErrors());
@@ -135,10 +135,10 @@ TEST_F(CompileCheckTest, GlueFailingOnAnErrorUpstreamHasTooIsNotBlamed) {
   plan("kernels/sc/vendor.h", Vendor, "csrc/vendor.h");
   plan("kernels/sc/uses_vendor.cpp", "#include \"sc/vendor.h\"\n", "csrc/uses_vendor.cpp");
   plan("kernels/sc/bindings.cpp", "#include \"sc/vendor.h\"\nint bind() { return vendor(); }\n");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
   ASSERT_EQ(Report.TUs.size(), 2u);
-  for (const validate::TUCompile &TU : Report.TUs) {
+  for (const migrate::TUCompile &TU : Report.TUs) {
     EXPECT_FALSE(TU.Compiles) << TU.Path;
     EXPECT_FALSE(TU.addsErrors()) << TU.Path << ": " << TU.UpstreamFirstError;
   }
@@ -150,14 +150,14 @@ TEST_F(CompileCheckTest, HeadersTheMigrationLeavesAloneComeFromTheTarget) {
         "#pragma once\ninline int util() { return 1; }\n");
   plan("kernels/sc/bindings.cpp",
        "#include \"common/target_util.h\"\nint bind() { return util(); }\n");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   ASSERT_TRUE(Report.Ran) << Report.NotRunBecause;
   EXPECT_TRUE(Report.TUs.at(0).Compiles) << Report.TUs.at(0).Errors.front().Message;
 }
 
 TEST_F(CompileCheckTest, NothingToCompileSaysSo) {
   plan("kernels/sc/helper.h", Helper, "csrc/helper.h");
-  validate::CompileCheckReport Report = check();
+  migrate::CompileCheckReport Report = check();
   EXPECT_FALSE(Report.Ran);
   EXPECT_EQ(Report.NotRunBecause, "the migration writes no translation unit");
 }

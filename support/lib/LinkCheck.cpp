@@ -1,6 +1,6 @@
 //===- LinkCheck.cpp - Link objects and name what nothing defines ---------===//
 
-#include "opmig/validate/LinkCheck.h"
+#include "opmig/support/LinkCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -10,7 +10,7 @@
 
 #include <map>
 
-namespace opmig::validate {
+namespace opmig {
 
 namespace {
 
@@ -90,4 +90,4 @@ LinkResult linkObjects(const LinkRequest &Request) {
   return Result;
 }
 
-} // namespace opmig::validate
+} // namespace opmig
