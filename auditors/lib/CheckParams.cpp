@@ -5,6 +5,8 @@
 #include "MatchParams.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RegexSyntax.h"
+#include "opmig/support/ConfigNode.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -15,7 +17,7 @@ namespace {
 
 llvm::Error problem(const Rule &R, llvm::StringRef Key, const std::string &Text) {
   // A missing parameter has no line of its own: point at the check.
-  bool Known = R.MatchLines.count(Key.str());
+  bool Known = R.MatchLocations.count(Key.str());
   return MatchParams(R).error(Known ? Key.str() : "check", Text);
 }
 
@@ -99,7 +101,7 @@ llvm::Expected<const CheckSpec *> validateMatch(const Rule &R, llvm::ArrayRef<Ch
     return problem(R, "check",
                    "unknown " + R.Kind + " check '" + Name +
                        "'; expected one of: " + namesOf(CheckNames));
-  std::vector<std::string> ParamNames;
+  std::vector<llvm::StringRef> ParamNames;
   for (const ParamSpec &Param : Spec->Params)
     ParamNames.push_back(Param.Name);
   for (const auto &[Key, Value] : R.Match.items()) {
@@ -108,9 +110,8 @@ llvm::Expected<const CheckSpec *> validateMatch(const Rule &R, llvm::ArrayRef<Ch
     auto Param =
         llvm::find_if(Spec->Params, [&, &Key = Key](const ParamSpec &P) { return Key == P.Name; });
     if (Param == Spec->Params.end())
-      return problem(R, Key,
-                     "unknown parameter '" + Key + "' of check " + Name + "; expected " +
-                         (ParamNames.empty() ? "none" : "one of: " + namesOf(ParamNames)));
+      return inputError(MatchParams(R).where(Key), ": ",
+                        unknownKeyMessage(Key, ParamNames, "'match' of check " + Name));
     if (llvm::Error E = checkValue(R, *Param, Value))
       return E;
   }

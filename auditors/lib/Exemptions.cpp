@@ -4,7 +4,6 @@
 
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RegexSyntax.h"
-#include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -16,106 +15,85 @@ namespace opmig::audit {
 
 namespace {
 
-const char *const ExemptionKeys[] = {"id", "paths", "outside", "captures", "spec"};
+const llvm::StringRef ExemptionKeys[] = {"id", "paths", "outside", "captures", "spec"};
 
-class ExemptionReader {
-public:
-  ExemptionReader(const LocatedJson &Doc, const std::string &Origin) : Doc(Doc), Origin(Origin) {}
-
-  llvm::Expected<Exemption> read(size_t Index) {
-    Pointer = "/exemptions/" + std::to_string(Index);
-    const nlohmann::json &V = Doc.Value["exemptions"][Index];
-    if (!V.is_object())
-      return error("", "an exemption must be a mapping (id, paths, outside, captures, spec)");
-    for (auto &[Key, Value] : V.items())
-      if (!llvm::is_contained(ExemptionKeys, Key))
-        return error("/" + pointerToken(Key),
-                     "unknown key '" + Key + "' in an exemption; expected one of: " +
-                         llvm::join(std::begin(ExemptionKeys), std::end(ExemptionKeys), ", "));
-    Exemption E;
-    E.Line = Doc.lineOf(Pointer);
-    for (auto [Key, Field] : {std::pair{"id", &E.Id}, {"spec", &E.Spec}}) {
-      if (!V.contains(Key) || !V[Key].is_string() || V[Key].get<std::string>().empty())
-        return error("", std::string("an exemption needs a non-empty string '") + Key + "'");
-      *Field = V[Key].get<std::string>();
-    }
-    static const llvm::Regex KebabCase("^[a-z0-9]+(-[a-z0-9]+)*$");
-    if (!KebabCase.match(E.Id))
-      return error("/id", "exemption id '" + E.Id + "' must be kebab-case");
-    if (llvm::Error Err = globs(V, "paths", E.Paths))
-      return Err;
-    if (llvm::Error Err = globs(V, "outside", E.Outside))
-      return Err;
-    if (llvm::Error Err = captures(V, E))
-      return Err;
-    if (E.Paths.empty() && E.Outside.empty() && E.Captures.empty())
-      return error("", "exemption '" + E.Id +
-                           "' must say where it applies: 'paths', 'outside' or 'captures'");
-    return E;
-  }
-
-private:
-  llvm::Error error(const std::string &Sub, const std::string &Problem) const {
-    return inputError(Origin, ":", std::to_string(Doc.lineOf(Pointer + Sub)), ": ", Problem);
-  }
-
-  llvm::Error globs(const nlohmann::json &V, const char *Key, std::vector<std::string> &Out) {
-    if (!V.contains(Key))
-      return llvm::Error::success();
-    const nlohmann::json &List = V[Key];
-    if (!List.is_array() || List.empty())
-      return error(std::string("/") + Key, std::string("'") + Key + "' must be a list of globs");
-    for (size_t I = 0; I < List.size(); ++I) {
-      std::string Sub = std::string("/") + Key + "/" + std::to_string(I);
-      if (!List[I].is_string())
-        return error(Sub, std::string("'") + Key + "' must be a list of globs");
-      if (auto Glob = PathGlob::create(List[I].get<std::string>()); !Glob)
-        return error(Sub, llvm::toString(Glob.takeError()));
-      Out.push_back(List[I].get<std::string>());
-    }
+llvm::Error readGlobs(const ConfigNode &Node, llvm::StringRef Key, std::vector<std::string> &Out) {
+  ConfigNode List = Node.member(Key);
+  if (!List.exists())
     return llvm::Error::success();
+  if (!List.json().is_array() || List.json().empty())
+    return List.error("'" + Key + "' must be a list of globs");
+  for (const ConfigNode &Item : List.elements()) {
+    if (!Item.json().is_string())
+      return Item.error("'" + Key + "' must be a list of globs");
+    if (auto Glob = PathGlob::create(Item.json().get<std::string>()); !Glob)
+      return Item.error(llvm::toString(Glob.takeError()));
+    Out.push_back(Item.json().get<std::string>());
   }
+  return llvm::Error::success();
+}
 
-  llvm::Error captures(const nlohmann::json &V, Exemption &E) {
-    if (!V.contains("captures"))
-      return llvm::Error::success();
-    if (!V["captures"].is_object() || V["captures"].empty())
-      return error("/captures", "'captures' must map capture names to regexes");
-    for (auto &[Name, Pattern] : V["captures"].items()) {
-      std::string Sub = "/captures/" + pointerToken(Name);
-      if (!Pattern.is_string())
-        return error(Sub, "capture '" + Name + "' must map to a regex");
-      if (std::optional<std::string> Why = regexError(Pattern.get<std::string>()))
-        return error(Sub, "bad regex for capture '" + Name + "': " + *Why);
-      E.Captures[Name] = Pattern.get<std::string>();
-    }
+llvm::Error readCaptures(const ConfigNode &Node, Exemption &E) {
+  ConfigNode Captures = Node.member("captures");
+  if (!Captures.exists())
     return llvm::Error::success();
+  if (!Captures.json().is_object() || Captures.json().empty())
+    return Captures.error("'captures' must map capture names to regexes");
+  for (const ConfigNode &Capture : Captures.members()) {
+    const std::string &Name = Capture.key();
+    if (!Capture.json().is_string())
+      return Capture.error("capture '" + Name + "' must map to a regex");
+    if (std::optional<std::string> Why = regexError(Capture.json().get<std::string>()))
+      return Capture.error("bad regex for capture '" + Name + "': " + *Why);
+    E.Captures[Name] = Capture.json().get<std::string>();
   }
+  return llvm::Error::success();
+}
 
-  const LocatedJson &Doc;
-  const std::string &Origin;
-  std::string Pointer;
-};
+llvm::Expected<Exemption> readExemption(const ConfigNode &Node) {
+  if (!Node.json().is_object())
+    return Node.error("an exemption must be a mapping (id, paths, outside, captures, spec)");
+  if (llvm::Error Err = Node.allowKeys(ExemptionKeys))
+    return Err;
+  Exemption E;
+  E.Line = Node.location().Line;
+  for (auto [Key, Field] : {std::pair{"id", &E.Id}, {"spec", &E.Spec}}) {
+    const nlohmann::json &V = Node.member(Key).json();
+    if (!V.is_string() || V.get_ref<const std::string &>().empty())
+      return Node.error(std::string("an exemption needs a non-empty string '") + Key + "'");
+    *Field = V.get<std::string>();
+  }
+  static const llvm::Regex KebabCase("^[a-z0-9]+(-[a-z0-9]+)*$");
+  if (!KebabCase.match(E.Id))
+    return Node.member("id").error("exemption id '" + E.Id + "' must be kebab-case");
+  if (llvm::Error Err = readGlobs(Node, "paths", E.Paths))
+    return Err;
+  if (llvm::Error Err = readGlobs(Node, "outside", E.Outside))
+    return Err;
+  if (llvm::Error Err = readCaptures(Node, E))
+    return Err;
+  if (E.Paths.empty() && E.Outside.empty() && E.Captures.empty())
+    return Node.error("exemption '" + E.Id +
+                      "' must say where it applies: 'paths', 'outside' or 'captures'");
+  return E;
+}
 
 } // namespace
 
-llvm::Expected<std::vector<Exemption>> readExemptions(const LocatedJson &Doc,
-                                                      const std::string &Origin) {
+llvm::Expected<std::vector<Exemption>> readExemptions(const ConfigNode &RuleTop) {
   std::vector<Exemption> Out;
-  if (!Doc.Value.contains("exemptions"))
+  ConfigNode List = RuleTop.member("exemptions");
+  if (!List.exists())
     return Out;
-  if (!Doc.Value["exemptions"].is_array() || Doc.Value["exemptions"].empty())
-    return inputError(Origin, ":", std::to_string(Doc.lineOf("/exemptions")),
-                      ": 'exemptions' must be a non-empty list");
-  ExemptionReader Reader(Doc, Origin);
+  if (!List.json().is_array() || List.json().empty())
+    return List.error("'exemptions' must be a non-empty list");
   std::set<std::string> Ids;
-  for (size_t I = 0; I < Doc.Value["exemptions"].size(); ++I) {
-    llvm::Expected<Exemption> E = Reader.read(I);
+  for (const ConfigNode &Item : List.elements()) {
+    llvm::Expected<Exemption> E = readExemption(Item);
     if (!E)
       return E.takeError();
     if (!Ids.insert(E->Id).second)
-      return inputError(Origin, ":", std::to_string(E->Line), ": duplicate exemption id '", E->Id,
-                        "'");
+      return Item.error("duplicate exemption id '" + E->Id + "'");
     Out.push_back(std::move(*E));
   }
   return Out;

@@ -15,8 +15,8 @@
 #ifndef OPMIG_AUDIT_EXEMPTIONS_H
 #define OPMIG_AUDIT_EXEMPTIONS_H
 
-#include "YamlJson.h"
 #include "opmig/audit/Rule.h"
+#include "opmig/support/ConfigNode.h"
 
 #include "llvm/Support/Error.h"
 
@@ -24,12 +24,11 @@
 
 namespace opmig::audit {
 
-/// The `exemptions` of a rule document (none when the key is absent).
-/// InputError `<Origin>:<line>: <problem>` for a missing `id` or `spec`, an
+/// The `exemptions` of a rule document's top node (none when the key is
+/// absent). InputError `<file>:<line>:<col>: <problem>` for a missing `id` or `spec`, an
 /// exemption that names no path, outside or capture, a bad glob or regex, a
 /// duplicate id or an unknown key.
-llvm::Expected<std::vector<Exemption>> readExemptions(const LocatedJson &Doc,
-                                                      const std::string &Origin);
+llvm::Expected<std::vector<Exemption>> readExemptions(const ConfigNode &RuleTop);
 
 } // namespace opmig::audit
 

@@ -2,7 +2,6 @@
 
 #include "opmig/audit/Gate.h"
 
-#include "YamlJson.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/support/Errors.h"

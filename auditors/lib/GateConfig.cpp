@@ -5,9 +5,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "YamlJson.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/PathGlob.h"
+#include "opmig/support/ConfigNode.h"
 #include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -20,75 +20,41 @@ namespace opmig::audit {
 
 namespace {
 
-/// Reads one key of the config document, complaining at its line.
-class ConfigReader {
-public:
-  ConfigReader(const LocatedJson &Doc, const std::string &Origin) : Doc(Doc), Origin(Origin) {}
+const llvm::StringRef ConfigKeys[] = {"baseline", "checks", "exclude", "fail-on", "junit",
+                                      "profile",  "review", "rules",   "sarif"};
 
-  llvm::Error error(const std::string &Key, const std::string &Problem) const {
-    return inputError(Origin, ":", std::to_string(Doc.lineOf("/" + pointerToken(Key))), ": ",
-                      Problem);
-  }
-
-  llvm::Expected<std::string> string(const std::string &Key) const {
-    const nlohmann::json &V = Doc.Value.at(Key);
-    if (!V.is_string())
-      return error(Key, "'" + Key + "' must be a string");
-    return V.get<std::string>();
-  }
-
-  llvm::Expected<std::vector<std::string>> strings(const std::string &Key) const {
-    const nlohmann::json &V = Doc.Value.at(Key);
-    if (!V.is_array())
-      return error(Key, "'" + Key + "' must be a list of strings");
-    std::vector<std::string> Out;
-    for (const nlohmann::json &Item : V) {
-      if (!Item.is_string())
-        return error(Key, "'" + Key + "' must be a list of strings");
-      Out.push_back(Item.get<std::string>());
-    }
-    return Out;
-  }
-
-  /// `review: {domains: auto | [names], compile-check: true | false}`.
-  llvm::Error review(GateConfig &Config) const {
-    const nlohmann::json &V = Doc.Value.at("review");
-    if (!V.is_object())
-      return error("review", "'review' must be a mapping with the key 'domains'");
-    for (const auto &Item : V.items()) {
-      std::string Line = std::to_string(Doc.lineOf("/review/" + pointerToken(Item.key())));
-      if (Item.key() == "compile-check") {
-        if (!Item.value().is_boolean())
-          return inputError(Origin, ":", Line, ": 'compile-check' must be true or false");
-        Config.ReviewCompileCheck = Item.value().get<bool>();
-        continue;
-      }
-      if (Item.key() != "domains")
-        return inputError(Origin, ":", Line, ": unknown key '", Item.key(),
-                          "' in review; expected domains or compile-check");
-      const nlohmann::json &D = Item.value();
-      bool Auto = D.is_string() && D.get<std::string>() == "auto";
-      bool Names =
-          D.is_array() && llvm::all_of(D, [](const nlohmann::json &N) { return N.is_string(); });
-      if (!Auto && !Names)
-        return inputError(Origin, ":", std::to_string(Doc.lineOf("/review/domains")),
-                          ": 'domains' must be auto or a list of domain names");
-      Config.ReviewDomains = Auto ? std::vector<std::string>{} : D.get<std::vector<std::string>>();
-    }
+/// `review: {domains: auto | [names], compile-check: true | false}`.
+llvm::Error readReview(const ConfigNode &Review, GateConfig &Config) {
+  if (llvm::Error E = Review.expectMapping())
+    return E;
+  if (llvm::Error E = Review.allowKeys({"domains", "compile-check"}))
+    return E;
+  if (llvm::Error E = Review.readBool("compile-check", Config.ReviewCompileCheck))
+    return E;
+  if (!Review.has("domains"))
+    return llvm::Error::success();
+  ConfigNode Domains = Review.member("domains");
+  const nlohmann::json &D = Domains.json();
+  if (D.is_string() && D.get<std::string>() == "auto") {
+    Config.ReviewDomains.clear();
     return llvm::Error::success();
   }
+  llvm::Expected<std::vector<std::string>> Names = Domains.strings();
+  if (!Names) {
+    llvm::consumeError(Names.takeError());
+    return Domains.error("'review.domains' must be auto or a list of domain names");
+  }
+  Config.ReviewDomains = std::move(*Names);
+  return llvm::Error::success();
+}
 
-private:
-  const LocatedJson &Doc;
-  const std::string &Origin;
-};
-
-llvm::Error readChecks(const ConfigReader &Reader, GateConfig &Config) {
-  llvm::Expected<std::vector<std::string>> Checks = Reader.strings("checks");
-  if (!Checks)
-    return Checks.takeError();
+llvm::Error readChecks(const ConfigNode &Checks, GateConfig &Config) {
+  llvm::Expected<std::vector<std::string>> Names = Checks.strings();
+  if (!Names)
+    return Names.takeError();
   Config.RunAudit = Config.RunRuleTests = false;
-  for (const std::string &Check : *Checks) {
+  for (size_t I = 0; I < Names->size(); ++I) {
+    const std::string &Check = (*Names)[I];
     if (Check == "audit")
       Config.RunAudit = true;
     else if (Check == "rules-test")
@@ -96,62 +62,58 @@ llvm::Error readChecks(const ConfigReader &Reader, GateConfig &Config) {
     else if (Check == "review")
       Config.RunReview = true;
     else
-      return Reader.error("checks",
-                          "unknown check '" + Check + "'; expected audit, review or rules-test");
+      return Checks.element(I).error("unknown check '" + Check +
+                                     "'; expected audit, review or rules-test");
   }
   return llvm::Error::success();
 }
 
-llvm::Error readKey(const ConfigReader &Reader, const std::string &Key, GateConfig &Config) {
-  auto SetString = [&](std::string &Field) -> llvm::Error {
-    llvm::Expected<std::string> S = Reader.string(Key);
-    if (!S)
-      return S.takeError();
-    Field = *S;
-    return llvm::Error::success();
-  };
-  if (Key == "profile")
-    return SetString(Config.Profile);
-  if (Key == "baseline")
-    return SetString(Config.Baseline);
-  if (Key == "sarif")
-    return SetString(Config.Sarif);
-  if (Key == "junit")
-    return SetString(Config.JUnit);
-  if (Key == "checks")
-    return readChecks(Reader, Config);
-  if (Key == "rules") {
-    llvm::Expected<std::vector<std::string>> Rules = Reader.strings(Key);
-    if (!Rules)
-      return Rules.takeError();
-    Config.Rules = *Rules;
-    return llvm::Error::success();
-  }
-  if (Key == "exclude") {
-    llvm::Expected<std::vector<std::string>> Globs = Reader.strings(Key);
-    if (!Globs)
-      return Globs.takeError();
-    for (const std::string &Glob : *Globs)
-      if (llvm::Expected<PathGlob> G = PathGlob::create(Glob); !G)
-        return Reader.error(Key, "bad glob '" + Glob + "': " + llvm::toString(G.takeError()));
-    Config.Exclude = *Globs;
-    return llvm::Error::success();
-  }
-  if (Key == "fail-on") {
-    std::string Text;
-    if (llvm::Error E = SetString(Text))
+llvm::Error readExclude(const ConfigNode &Exclude, GateConfig &Config) {
+  llvm::Expected<std::vector<std::string>> Globs = Exclude.strings();
+  if (!Globs)
+    return Globs.takeError();
+  for (size_t I = 0; I < Globs->size(); ++I)
+    if (llvm::Expected<PathGlob> G = PathGlob::create((*Globs)[I]); !G)
+      return Exclude.element(I).error("bad glob '" + (*Globs)[I] +
+                                      "': " + llvm::toString(G.takeError()));
+  Config.Exclude = std::move(*Globs);
+  return llvm::Error::success();
+}
+
+llvm::Error readFailOn(const ConfigNode &FailOn, GateConfig &Config) {
+  llvm::Expected<std::string> Text = FailOn.string();
+  if (!Text)
+    return Text.takeError();
+  std::optional<Severity> S = parseSeverity(*Text);
+  if (!S)
+    return FailOn.error("'fail-on' must be error, warning or note, not '" + *Text + "'");
+  Config.FailOn = *S;
+  return llvm::Error::success();
+}
+
+llvm::Error readConfig(const ConfigNode &Top, GateConfig &Config) {
+  if (llvm::Error E = Top.allowKeys(ConfigKeys))
+    return E;
+  for (auto [Key, Field] : {std::pair{"profile", &Config.Profile},
+                            {"baseline", &Config.Baseline},
+                            {"sarif", &Config.Sarif},
+                            {"junit", &Config.JUnit}})
+    if (llvm::Error E = Top.readString(Key, *Field))
       return E;
-    std::optional<Severity> S = parseSeverity(Text);
-    if (!S)
-      return Reader.error(Key, "'fail-on' must be error, warning or note, not '" + Text + "'");
-    Config.FailOn = *S;
-    return llvm::Error::success();
-  }
-  if (Key == "review")
-    return Reader.review(Config);
-  return Reader.error(Key, "unknown key '" + Key +
-                               "'; expected one of: baseline, checks, exclude, fail-on, junit, "
-                               "profile, review, rules, sarif");
+  if (llvm::Error E = Top.readStrings("rules", Config.Rules))
+    return E;
+  if (Top.has("checks"))
+    if (llvm::Error E = readChecks(Top.member("checks"), Config))
+      return E;
+  if (Top.has("exclude"))
+    if (llvm::Error E = readExclude(Top.member("exclude"), Config))
+      return E;
+  if (Top.has("fail-on"))
+    if (llvm::Error E = readFailOn(Top.member("fail-on"), Config))
+      return E;
+  if (Top.has("review"))
+    return readReview(Top.member("review"), Config);
+  return llvm::Error::success();
 }
 
 } // namespace
@@ -168,8 +130,7 @@ llvm::Expected<std::string> reportPathUnderRoot(const std::string &Root, const s
                                                 llvm::StringRef Key) {
   auto Refuse = [&](llvm::StringRef Why) {
     return inputError(".opmig.yaml: ", Key.str(), ": '", Path, "' ", Why.str(),
-                      "; name a path inside the repository, or pass --", Key.str(),
-                      " to write elsewhere");
+                      "; name a path inside the repository");
   };
   llvm::SmallString<256> Clean(Path);
   llvm::sys::path::remove_dots(Clean, /*remove_dot_dot=*/true, llvm::sys::path::Style::posix);
@@ -191,18 +152,17 @@ llvm::Expected<std::string> reportPathUnderRoot(const std::string &Root, const s
 }
 
 llvm::Expected<GateConfig> parseGateConfig(llvm::StringRef Text, const std::string &Origin) {
-  llvm::Expected<LocatedJson> Doc = parseYamlAsJson(Text, Origin);
+  llvm::Expected<ConfigDocument> Doc = parseConfig(Text, ConfigSyntax::Yaml, Origin, "gate config");
   if (!Doc)
     return Doc.takeError();
   GateConfig Config;
-  if (Doc->Value.is_null())
+  ConfigNode Top = Doc->root();
+  if (Top.json().is_null())
     return Config; // An empty file: every default.
-  if (!Doc->Value.is_object())
-    return inputError(Origin, ":1: the gate config must be a mapping");
-  ConfigReader Reader(*Doc, Origin);
-  for (const auto &Item : Doc->Value.items())
-    if (llvm::Error E = readKey(Reader, Item.key(), Config))
-      return E;
+  if (llvm::Error E = Top.expectMapping())
+    return E;
+  if (llvm::Error E = readConfig(Top, Config))
+    return E;
   return Config;
 }
 

@@ -4,6 +4,7 @@
 
 #include "opmig/audit/Checker.h"
 #include "opmig/audit/RegexSyntax.h"
+#include "opmig/support/ConfigNode.h"
 #include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -11,17 +12,23 @@
 
 namespace opmig::audit {
 
-llvm::Error MatchParams::error(const std::string &Key, const std::string &Problem) const {
-  auto It = R.MatchLines.find(Key);
-  unsigned Line = It != R.MatchLines.end() ? It->second : R.Line;
-  return inputError(R.Origin, ":", std::to_string(Line), ": rule '", R.Id, "': ", Problem);
+std::string MatchParams::where(const std::string &Key) const {
+  auto It = R.MatchLocations.find(Key);
+  if (It == R.MatchLocations.end())
+    It = R.MatchLocations.find("");
+  ConfigLocation At = It != R.MatchLocations.end() ? It->second : ConfigLocation{R.Line, 1};
+  return R.Origin + ":" + std::to_string(At.Line) + ":" + std::to_string(At.Column);
 }
 
-llvm::Error MatchParams::allowOnly(std::initializer_list<const char *> Allowed) const {
+llvm::Error MatchParams::error(const std::string &Key, const std::string &Problem) const {
+  return inputError(where(Key), ": rule '", R.Id, "': ", Problem);
+}
+
+llvm::Error MatchParams::allowOnly(llvm::ArrayRef<llvm::StringRef> Allowed) const {
   for (auto &[Key, Value] : R.Match.items())
     if (!llvm::is_contained(Allowed, Key))
-      return error(Key, "unknown key '" + Key + "' in match of a " + R.Kind +
-                            " rule; expected one of: " + llvm::join(Allowed, ", "));
+      return inputError(where(Key), ": ",
+                        unknownKeyMessage(Key, Allowed, "'match' of a " + R.Kind + " rule"));
   return llvm::Error::success();
 }
 

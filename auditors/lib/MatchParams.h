@@ -12,9 +12,10 @@
 #include "opmig/audit/Rule.h"
 #include "opmig/support/Finding.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
-#include <initializer_list>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,10 +26,13 @@ class MatchParams {
 public:
   explicit MatchParams(const Rule &R) : R(R) {}
 
-  /// InputError `<origin>:<line of Key>: <Problem>`.
+  /// `<origin>:<line>:<col>` of the parameter `Key`, else of `match`.
+  std::string where(const std::string &Key) const;
+  /// InputError `<where(Key)>: rule '<id>': <Problem>`.
   llvm::Error error(const std::string &Key, const std::string &Problem) const;
-  /// An error for the first key of `match` not in `Allowed`.
-  llvm::Error allowOnly(std::initializer_list<const char *> Allowed) const;
+  /// An error for the first key of `match` not in `Allowed`, worded as
+  /// unknownKeyMessage() words every unknown key.
+  llvm::Error allowOnly(llvm::ArrayRef<llvm::StringRef> Allowed) const;
   bool has(const char *Key) const { return R.Match.contains(Key); }
   /// A non-empty string (`""` when absent and not `Required`).
   llvm::Expected<std::string> string(const char *Key, bool Required) const;

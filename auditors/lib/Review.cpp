@@ -68,8 +68,7 @@ llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
   if (Matches.size() > 1)
     return inputError("two manifests of domain '", Options.Domain, "': ", Matches[0].Path, " and ",
                       Matches[1].Path,
-                      "; exclude the copy that is not the migration (--exclude, "
-                      "or `exclude:` in .opmig.yaml)");
+                      "; exclude the copy that is not the migration from the review");
   return std::move(Matches.front());
 }
 
@@ -278,9 +277,9 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
   while (Options.Target.size() > 1 && Options.Target.back() == '/')
     Options.Target.pop_back();
   if (!llvm::sys::fs::is_directory(Options.Target))
-    return inputError("--target '", Options.Target, "' is not a directory");
+    return inputError("target '", Options.Target, "' is not a directory");
   if (!Options.Source.empty() && !llvm::sys::fs::is_directory(Options.Source))
-    return inputError("--source '", Options.Source, "' is not a directory");
+    return inputError("upstream source '", Options.Source, "' is not a directory");
   if (Options.BuildCheck)
     if (llvm::Error E = checkBuildCheckOptions(*Options.BuildCheck))
       return E;

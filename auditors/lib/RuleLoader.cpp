@@ -3,49 +3,44 @@
 #include "opmig/audit/RuleLoader.h"
 
 #include "Exemptions.h"
-#include "YamlJson.h"
 #include "opmig/audit/Audit.h"
 #include "opmig/audit/Checker.h"
 #include "opmig/audit/PathGlob.h"
+#include "opmig/support/ConfigNode.h"
 #include "opmig/support/Errors.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/Regex.h"
 
 namespace opmig::audit {
 
 namespace {
 
-const char *const KnownKeys[] = {"id",    "severity", "profiles",   "kind",
-                                 "files", "exclude",  "message",    "fix",
-                                 "spec",  "match",    "exemptions", "tests"};
+const llvm::StringRef KnownKeys[] = {"id",    "severity", "profiles",   "kind",
+                                     "files", "exclude",  "message",    "fix",
+                                     "spec",  "match",    "exemptions", "tests"};
 
-/// One rule file being read: its parsed text and where to point errors.
+/// One rule file being read, through its top node.
 class RuleReader {
 public:
-  RuleReader(LocatedJson Doc, std::string Origin)
-      : Doc(std::move(Doc)), Origin(std::move(Origin)) {}
+  explicit RuleReader(const ConfigDocument &Doc) : Doc(Doc), Top(Doc.root()) {}
 
   llvm::Expected<Rule> read() {
-    if (!Doc.Value.is_object())
-      return error("", "a rule file must be a mapping of keys (id, severity, kind, ...)");
-    for (auto &[Key, Value] : Doc.Value.items())
-      if (!llvm::is_contained(KnownKeys, Key))
-        return error("/" + pointerToken(Key),
-                     "unknown key '" + Key + "'; expected one of: " +
-                         llvm::join(std::begin(KnownKeys), std::end(KnownKeys), ", "));
+    if (llvm::Error E = Top.expectMapping())
+      return E;
+    if (llvm::Error E = Top.allowKeys(KnownKeys))
+      return E;
     Rule R;
-    R.Origin = Origin;
-    R.Line = Doc.lineOf("/id");
+    R.Origin = Doc.file();
+    R.Line = Top.member("id").location().Line;
     if (llvm::Error E = readCommon(R))
       return E;
     if (llvm::Error E = readScope(R))
       return E;
-    auto Exemptions = readExemptions(Doc, Origin);
+    auto Exemptions = readExemptions(Top);
     if (!Exemptions)
       return Exemptions.takeError();
     R.Exemptions = std::move(*Exemptions);
@@ -53,40 +48,33 @@ public:
   }
 
 private:
-  llvm::Error error(const std::string &Pointer, const std::string &Problem) const {
-    return inputError(Origin, ":", std::to_string(Doc.lineOf(Pointer)), ": ", Problem);
-  }
-
-  llvm::Expected<std::string> string(const std::string &Key, bool Required) const {
-    if (!Doc.Value.contains(Key)) {
+  llvm::Expected<std::string> string(llvm::StringRef Key, bool Required) const {
+    if (!Top.has(Key)) {
       if (Required)
-        return error("", "missing required key '" + Key + "'");
+        return Top.requireKeys({Key});
       return "";
     }
-    const nlohmann::json &V = Doc.Value[Key];
-    if (!V.is_string() || V.get<std::string>().empty())
-      return error("/" + Key, "'" + Key + "' must be a non-empty string");
-    return V.get<std::string>();
+    return Top.member(Key).nonEmptyString();
   }
 
-  llvm::Expected<std::vector<std::string>> strings(const std::string &Key, bool Required) const {
-    if (!Doc.Value.contains(Key) || Doc.Value[Key].is_null()) {
-      if (Required)
-        return error("", "missing required key '" + Key + "'");
-      return std::vector<std::string>();
+  /// A list of non-empty strings; null counts as absent.
+  llvm::Expected<std::vector<std::string>> strings(llvm::StringRef Key, bool Required) const {
+    ConfigNode List = Top.member(Key);
+    if (List.json().is_null()) {
+      if (!Required)
+        return std::vector<std::string>();
+      if (!List.exists())
+        return Top.requireKeys({Key});
+      return List.error(List.describe() + " must not be empty");
     }
-    const nlohmann::json &V = Doc.Value[Key];
-    if (!V.is_array())
-      return error("/" + Key, "'" + Key + "' must be a list of strings");
-    std::vector<std::string> Out;
-    for (size_t I = 0; I < V.size(); ++I) {
-      if (!V[I].is_string() || V[I].get<std::string>().empty())
-        return error("/" + Key + "/" + std::to_string(I),
-                     "'" + Key + "' must be a list of non-empty strings");
-      Out.push_back(V[I].get<std::string>());
-    }
-    if (Required && Out.empty())
-      return error("/" + Key, "'" + Key + "' must not be empty");
+    llvm::Expected<std::vector<std::string>> Out = List.strings();
+    if (!Out)
+      return Out.takeError();
+    for (size_t I = 0; I < Out->size(); ++I)
+      if ((*Out)[I].empty())
+        return List.element(I).error(List.describe() + " must be a list of non-empty strings");
+    if (Required && Out->empty())
+      return List.error(List.describe() + " must not be empty");
     return Out;
   }
 
@@ -95,19 +83,20 @@ private:
     if (!Id)
       return Id.takeError();
     R.Id = *Id;
+    ConfigNode IdNode = Top.member("id");
     static const llvm::Regex KebabCase("^[a-z0-9]+(-[a-z0-9]+)*$");
     if (!KebabCase.match(R.Id))
-      return error("/id", "rule id '" + R.Id + "' must be kebab-case (a-z, 0-9, '-')");
-    llvm::StringRef Stem = llvm::sys::path::stem(Origin);
+      return IdNode.error("rule id '" + R.Id + "' must be kebab-case (a-z, 0-9, '-')");
+    llvm::StringRef Stem = llvm::sys::path::stem(R.Origin);
     if (Stem != R.Id)
-      return error("/id", "rule id '" + R.Id + "' must equal the file name '" + Stem.str() + "'");
+      return IdNode.error("rule id '" + R.Id + "' must equal the file name '" + Stem + "'");
     auto Level = string("severity", true);
     if (!Level)
       return Level.takeError();
     std::optional<Severity> S = parseSeverity(*Level);
     if (!S)
-      return error("/severity",
-                   "unknown severity '" + *Level + "'; expected error, warning or note");
+      return Top.member("severity")
+          .error("unknown severity '" + *Level + "'; expected error, warning or note");
     R.Level = *S;
     auto Profiles = strings("profiles", true);
     if (!Profiles)
@@ -132,15 +121,15 @@ private:
   /// Ids carry their family: a profile the rule belongs to, or the folder
   /// that groups it (`rules/audit/common/common-*.yaml`).
   llvm::Error checkFamily(const Rule &R) const {
-    llvm::StringRef Folder = llvm::sys::path::filename(llvm::sys::path::parent_path(Origin));
+    llvm::StringRef Folder = llvm::sys::path::filename(llvm::sys::path::parent_path(R.Origin));
     std::vector<std::string> Families(R.Profiles);
     Families.push_back(Folder.str());
     for (const std::string &Family : Families)
       if (Family != "any" && llvm::StringRef(R.Id).starts_with(Family + "-"))
         return llvm::Error::success();
-    return error("/id", "rule id '" + R.Id +
-                            "' must start with its family: one of its profiles or "
-                            "its folder name followed by '-'");
+    return Top.member("id").error("rule id '" + R.Id +
+                                  "' must start with its family: one of its profiles or "
+                                  "its folder name followed by '-'");
   }
 
   llvm::Error readScope(Rule &R) {
@@ -157,37 +146,36 @@ private:
     if (!Exclude)
       return Exclude.takeError();
     R.Exclude = *Exclude;
-    for (const char *Key : {"files", "exclude"}) {
-      const std::vector<std::string> &Globs = std::string(Key) == "files" ? R.Files : R.Exclude;
-      for (size_t I = 0; I < Globs.size(); ++I)
-        if (auto Glob = PathGlob::create(Globs[I]); !Glob)
-          return error(std::string("/") + Key + "/" + std::to_string(I),
-                       llvm::toString(Glob.takeError()));
-    }
-    if (!Doc.Value.contains("match"))
-      return error("", "missing required key 'match'");
-    if (!Doc.Value["match"].is_object())
-      return error("/match", "'match' must be a mapping of the checker's parameters");
-    R.Match = Doc.Value["match"];
-    for (auto &[Key, Value] : R.Match.items())
-      R.MatchLines[Key] = Doc.lineOf("/match/" + pointerToken(Key));
-    R.MatchLines[""] = Doc.lineOf("/match");
+    for (llvm::StringRef Key : {"files", "exclude"})
+      for (const ConfigNode &Glob : Top.member(Key).elements())
+        if (auto Compiled = PathGlob::create(Glob.json().get<std::string>()); !Compiled)
+          return Glob.error(llvm::toString(Compiled.takeError()));
+    if (llvm::Error E = Top.requireKeys({"match"}))
+      return E;
+    ConfigNode Match = Top.member("match");
+    if (!Match.json().is_object())
+      return Match.error("'match' must be a mapping of the checker's parameters");
+    R.Match = Match.json();
+    for (const ConfigNode &Param : Match.members())
+      R.MatchLocations[Param.key()] = Param.location();
+    R.MatchLocations[""] = Match.location();
     return llvm::Error::success();
   }
 
-  LocatedJson Doc;
-  std::string Origin;
+  const ConfigDocument &Doc;
+  ConfigNode Top;
 };
 
-llvm::Error validateKind(const Rule &R, const std::vector<std::unique_ptr<Checker>> &Checkers) {
+llvm::Error validateKind(const Rule &R, const std::vector<std::unique_ptr<Checker>> &Checkers,
+                         const ConfigNode &KindNode) {
   std::vector<std::string> Kinds;
   for (const auto &C : Checkers) {
     if (R.Kind == C->kind())
       return C->validate(R);
     Kinds.push_back(C->kind());
   }
-  return inputError(R.Origin, ":", std::to_string(R.Line), ": unknown kind '", R.Kind,
-                    "'; expected one of: ", llvm::join(Kinds, ", "));
+  return KindNode.error("unknown kind '" + R.Kind +
+                        "'; expected one of: " + llvm::join(Kinds, ", "));
 }
 
 bool isRuleFile(llvm::StringRef Path) {
@@ -237,13 +225,13 @@ llvm::Expected<std::vector<std::string>> collectRuleFiles(const std::vector<std:
 } // namespace
 
 llvm::Expected<Rule> parseRule(llvm::StringRef Text, const std::string &Origin) {
-  llvm::Expected<LocatedJson> Doc = parseYamlAsJson(Text, Origin);
+  llvm::Expected<ConfigDocument> Doc = parseConfig(Text, ConfigSyntax::Yaml, Origin, "rule");
   if (!Doc)
     return Doc.takeError();
-  llvm::Expected<Rule> R = RuleReader(std::move(*Doc), Origin).read();
+  llvm::Expected<Rule> R = RuleReader(*Doc).read();
   if (!R)
     return R.takeError();
-  if (llvm::Error E = validateKind(*R, builtinCheckers()))
+  if (llvm::Error E = validateKind(*R, builtinCheckers(), Doc->root().member("kind")))
     return E;
   return R;
 }
@@ -251,8 +239,7 @@ llvm::Expected<Rule> parseRule(llvm::StringRef Text, const std::string &Origin) 
 llvm::Expected<std::vector<Rule>> loadRules(const std::vector<std::string> &Paths,
                                             const std::string &BuiltinDir) {
   if (Paths.empty() && !llvm::sys::fs::is_directory(BuiltinDir))
-    return inputError("built-in rules folder '", BuiltinDir,
-                      "' does not exist; set OPMIG_RULES_DIR or pass --rules");
+    return inputError("built-in rules folder '", BuiltinDir, "' does not exist");
   auto Files = collectRuleFiles(Paths.empty() ? std::vector<std::string>{BuiltinDir} : Paths);
   if (!Files)
     return Files.takeError();
@@ -275,11 +262,6 @@ llvm::Expected<std::vector<Rule>> loadRules(const std::vector<std::string> &Path
                         ": duplicate rule id '", Rules[I].Id, "' (also in ", Rules[I - 1].Origin,
                         ":", std::to_string(Rules[I - 1].Line), ")");
   return Rules;
-}
-
-std::string builtinRulesDir(const std::string &CompiledRulesDir) {
-  std::optional<std::string> FromEnv = llvm::sys::Process::GetEnv("OPMIG_RULES_DIR");
-  return (FromEnv && !FromEnv->empty() ? *FromEnv : CompiledRulesDir) + "/audit";
 }
 
 bool inProfile(const Rule &R, llvm::StringRef Profile) {

@@ -4,7 +4,6 @@
 
 #include "PythonAstBridge.h"
 #include "TargetFiles.h"
-#include "YamlJson.h"
 #include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -2,19 +2,17 @@
 //
 // The loader checks everything a profile says before any migration starts:
 // types, unknown keys (a typo must not pass silently), anchors, template
-// syntax and files. Every problem is reported as `profile.json:line: problem`;
-// nlohmann keeps no positions, so JsonLocations finds the lines.
+// syntax and files. It reads through ConfigDocument, so every problem is
+// reported as `profile.json:line:col: problem`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "opmig/migrate/Profile.h"
 
-#include "JsonLocations.h"
 #include "TemplateSyntax.h"
-#include "nlohmann/json.hpp"
 #include "opmig/support/BlockMarkers.h"
+#include "opmig/support/ConfigNode.h"
 #include "opmig/support/Errors.h"
-#include "opmig/support/JsonText.h"
 #include "opmig/support/Paths.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -28,7 +26,6 @@
 
 namespace opmig::migrate {
 
-using nlohmann::json;
 namespace fs = llvm::sys::fs;
 
 namespace {
@@ -38,21 +35,6 @@ constexpr llvm::StringLiteral SchemaId = "opmig.profile/1";
 /// Anchors whose block can stand alone as a new file's whole content.
 constexpr llvm::StringLiteral StandaloneAnchors[] = {"end", "python:after-imports",
                                                      "python:before-def", "python:before-call"};
-
-/// A place in profile.json: a JSON pointer, to find the line, and the path
-/// shown in messages (`edits[1].id`).
-struct Where {
-  std::string Pointer;
-  std::string Display;
-
-  Where member(llvm::StringRef Key) const {
-    return {Pointer + "/" + JsonLocations::escape(Key),
-            Display.empty() ? Key.str() : Display + "." + Key.str()};
-  }
-  Where element(size_t Index) const {
-    return {Pointer + "/" + std::to_string(Index), Display + "[" + std::to_string(Index) + "]"};
-  }
-};
 
 bool isKebabCase(llvm::StringRef Text) {
   llvm::SmallVector<llvm::StringRef> Words;
@@ -103,153 +85,98 @@ constexpr llvm::StringLiteral KnownAnchors =
     "python:call-end:NAME, python:collection:NAME, python:list-with:TEXT, "
     "markdown:table:HEADING)";
 
-/// Reads one profile.json that has parsed as JSON.
+const llvm::StringRef ProfileKeys[] = {"schema",
+                                       "name",
+                                       "spec",
+                                       "description",
+                                       "native_dir",
+                                       "namespace",
+                                       "op_namespace",
+                                       "extension",
+                                       "includes",
+                                       "wrap_global_namespace",
+                                       "provenance_comment",
+                                       "third_party_dir",
+                                       "required_target_files",
+                                       "files",
+                                       "edits"};
+
+/// The keys `Node` may hold, and those it must.
+llvm::Error checkKeys(const ConfigNode &Node, llvm::ArrayRef<llvm::StringRef> Known,
+                      llvm::ArrayRef<llvm::StringRef> Required) {
+  if (llvm::Error E = Node.allowKeys(Known))
+    return E;
+  return Node.requireKeys(Required);
+}
+
+/// Reads one profile.json that has parsed.
 class ProfileReader {
 public:
-  ProfileReader(std::string File, std::string Folder, llvm::StringRef Text)
-      : File(std::move(File)), Folder(std::move(Folder)), Locations(Text) {}
+  explicit ProfileReader(std::string Folder) : Folder(std::move(Folder)) {}
 
-  llvm::Expected<Profile> read(const json &Root) {
-    if (auto Duplicate = Locations.duplicateKey())
-      return problemAt(Duplicate->second, llvm::Twine("key '") + lastComponent(Duplicate->first) +
-                                              "' appears twice in one object");
-    Where Top;
-    if (!Root.is_object())
-      return problem(Top, "a profile is a JSON object");
-    if (llvm::Error E = checkKeys(Root, Top,
-                                  {"schema", "name", "spec", "description", "native_dir",
-                                   "namespace", "op_namespace", "extension", "includes",
-                                   "wrap_global_namespace", "provenance_comment", "third_party_dir",
-                                   "required_target_files", "files", "edits"},
+  llvm::Expected<Profile> read(const ConfigNode &Top) const {
+    if (llvm::Error E = Top.expectMapping())
+      return E;
+    if (llvm::Error E = checkKeys(Top, ProfileKeys,
                                   {"schema", "name", "native_dir", "namespace", "op_namespace",
                                    "includes", "provenance_comment"}))
       return E;
     Profile P;
     P.Folder = Folder;
     std::string Schema;
-    if (llvm::Error E = getString(Root, Top, "schema", Schema))
+    if (llvm::Error E = Top.readString("schema", Schema))
       return E;
     if (Schema != SchemaId)
-      return problem(Top.member("schema"), llvm::Twine("unsupported schema '") + Schema +
-                                               "' (expected '" + SchemaId.str() + "')");
-    if (llvm::Error E = readScalars(Root, Top, P))
+      return Top.member("schema").error(llvm::Twine("unsupported schema '") + Schema +
+                                        "' (expected '" + SchemaId + "')");
+    if (llvm::Error E = readScalars(Top, P))
       return E;
-    if (llvm::Error E = readSpec(Root, Top, P))
+    if (llvm::Error E = readSpec(Top, P))
       return E;
-    if (llvm::Error E = readIncludes(Root, Top, P))
+    if (llvm::Error E = readIncludes(Top.member("includes"), P))
       return E;
-    if (llvm::Error E = readRequiredFiles(Root, Top, P))
+    if (llvm::Error E = readRequiredFiles(Top.member("required_target_files"), P))
       return E;
-    if (llvm::Error E = readFiles(Root, Top, P))
+    if (llvm::Error E = readFiles(Top.member("files"), P))
       return E;
-    if (llvm::Error E = readEdits(Root, Top, P))
+    if (llvm::Error E = readEdits(Top.member("edits"), P))
       return E;
     return P;
   }
 
 private:
-  std::string File;
   std::string Folder;
-  JsonLocations Locations;
 
-  static std::string lastComponent(llvm::StringRef Pointer) {
-    return Pointer.rsplit('/').second.str();
-  }
-
-  // Messages are Twines: GCC 12 warns falsely (-Wrestrict) on some
-  // `"literal" + std::string` chains in Release builds.
-  llvm::Error problemAt(unsigned Line, const llvm::Twine &Message) const {
-    return inputError(File, ":", std::to_string(Line), ": ", Message.str());
-  }
-
-  llvm::Error problem(const Where &W, const llvm::Twine &Message) const {
-    return problemAt(Locations.lineOf(W.Pointer), Message);
-  }
-
-  /// Rejects keys not in `Known` (the first in the file) and reports the
-  /// first of `Required` that is missing.
-  llvm::Error checkKeys(const json &Object, const Where &W,
-                        std::initializer_list<llvm::StringRef> Known,
-                        std::initializer_list<llvm::StringRef> Required) const {
-    std::optional<Where> FirstUnknown;
-    for (const auto &[Key, Value] : Object.items()) {
-      Where Member = W.member(Key);
-      if (!llvm::is_contained(Known, Key) &&
-          (!FirstUnknown ||
-           Locations.lineOf(Member.Pointer) < Locations.lineOf(FirstUnknown->Pointer)))
-        FirstUnknown = Member;
-    }
-    std::string Context = W.Display.empty() ? "" : " in " + W.Display;
-    if (FirstUnknown)
-      return problem(*FirstUnknown,
-                     llvm::Twine("unknown key '") + lastComponent(FirstUnknown->Pointer) + "'" +
-                         Context + " (known keys: " + llvm::join(Known.begin(), Known.end(), ", ") +
-                         ")");
-    for (llvm::StringRef Key : Required)
-      if (!Object.contains(Key.str()))
-        return problem(W, llvm::Twine("missing key '") + Key + "'" + Context);
-    return llvm::Error::success();
-  }
-
-  /// Sets `Out` to the string at `Key`; leaves it when the key is absent.
-  llvm::Error getString(const json &Object, const Where &W, llvm::StringRef Key,
-                        std::string &Out) const {
-    if (!Object.contains(Key.str()))
-      return llvm::Error::success();
-    const json &Value = Object[Key.str()];
-    Where Member = W.member(Key);
-    if (!Value.is_string())
-      return problem(Member, llvm::Twine("'") + Member.Display + "' must be a string");
-    Out = Value.get<std::string>();
-    return llvm::Error::success();
-  }
-
-  /// As getString, for a string that is a template.
-  llvm::Error getTemplate(const json &Object, const Where &W, llvm::StringRef Key,
-                          std::string &Out) const {
-    if (llvm::Error E = getString(Object, W, Key, Out))
+  /// As ConfigNode::readString, for a string that is a template.
+  static llvm::Error readTemplate(const ConfigNode &Object, llvm::StringRef Key, std::string &Out) {
+    if (llvm::Error E = Object.readString(Key, Out))
       return E;
-    Where Member = W.member(Key);
+    ConfigNode Member = Object.member(Key);
     if (auto Problem = checkTemplateSyntax(Out))
-      return problem(Member, llvm::Twine("'") + Member.Display + "': " + Problem->Message);
+      return Member.error(Member.describe() + ": " + Problem->Message);
     return llvm::Error::success();
   }
 
-  llvm::Error getBool(const json &Object, const Where &W, llvm::StringRef Key, bool &Out) const {
-    if (!Object.contains(Key.str()))
-      return llvm::Error::success();
-    const json &Value = Object[Key.str()];
-    Where Member = W.member(Key);
-    if (!Value.is_boolean())
-      return problem(Member, llvm::Twine("'") + Member.Display + "' must be true or false");
-    Out = Value.get<bool>();
-    return llvm::Error::success();
-  }
-
-  /// The array at `Key`, or null when absent.
-  llvm::Expected<const json *> getArray(const json &Object, const Where &W,
-                                        llvm::StringRef Key) const {
-    if (!Object.contains(Key.str()))
-      return nullptr;
-    const json &Value = Object[Key.str()];
-    Where Member = W.member(Key);
-    if (!Value.is_array())
-      return problem(Member, llvm::Twine("'") + Member.Display + "' must be a list");
-    return &Value;
-  }
-
-  llvm::Error checkObject(const json &Value, const Where &W) const {
-    if (Value.is_object())
-      return llvm::Error::success();
-    return problem(W, llvm::Twine("'") + W.Display + "' must be an object");
-  }
-
-  llvm::Error readScalars(const json &Root, const Where &Top, Profile &P) const {
-    if (llvm::Error E = getString(Root, Top, "name", P.Name))
+  /// The elements of an optional list; none when it is absent.
+  static llvm::Expected<std::vector<ConfigNode>> optionalList(const ConfigNode &List) {
+    if (!List.exists())
+      return std::vector<ConfigNode>();
+    if (llvm::Error E = List.expectList())
       return E;
-    if (!isKebabCase(P.Name))
-      return problem(Top.member("name"),
-                     llvm::Twine("'name': '") + P.Name + "' must be kebab-case (a-z, 0-9, '-')");
+    return List.elements();
+  }
+
+  static llvm::Error checkKebabCase(const ConfigNode &Node, const std::string &Value) {
+    if (isKebabCase(Value))
+      return llvm::Error::success();
+    return Node.error(Node.describe() + ": '" + Value + "' must be kebab-case (a-z, 0-9, '-')");
+  }
+
+  llvm::Error readScalars(const ConfigNode &Top, Profile &P) const {
+    if (llvm::Error E = Top.readString("name", P.Name))
+      return E;
+    if (llvm::Error E = checkKebabCase(Top.member("name"), P.Name))
+      return E;
     std::pair<llvm::StringRef, std::string *> Templates[] = {
         {"native_dir", &P.NativeDir},
         {"namespace", &P.Namespace},
@@ -258,126 +185,118 @@ private:
         {"provenance_comment", &P.ProvenanceComment},
         {"third_party_dir", &P.ThirdPartyDir}};
     for (auto [Key, Out] : Templates)
-      if (llvm::Error E = getTemplate(Root, Top, Key, *Out))
+      if (llvm::Error E = readTemplate(Top, Key, *Out))
         return E;
-    if (llvm::Error E = getString(Root, Top, "description", P.Description))
+    if (llvm::Error E = Top.readString("description", P.Description))
       return E;
-    return getBool(Root, Top, "wrap_global_namespace", P.WrapGlobalNamespace);
+    return Top.readBool("wrap_global_namespace", P.WrapGlobalNamespace);
   }
 
   /// `spec` is required: a profile copied under another name must keep
   /// the validation layers its convention requires, so a review never
   /// guesses them from the name.
-  llvm::Error readSpec(const json &Root, const Where &Top, Profile &P) const {
-    if (!Root.contains("spec"))
-      return problem(Top, "missing key 'spec': add the spec convention the profile follows, "
-                          "e.g. \"spec\": \"cache-dit\" (the specs are listed under `specs:` "
-                          "in rules/review/validation-layers.yaml); it decides which validation "
-                          "layers opmig review requires");
-    if (llvm::Error E = getString(Root, Top, "spec", P.Spec))
+  llvm::Error readSpec(const ConfigNode &Top, Profile &P) const {
+    if (!Top.has("spec"))
+      return Top.error("missing required key 'spec' in the profile: add the spec convention "
+                       "the profile follows, e.g. \"spec\": \"cache-dit\" (the specs are listed "
+                       "under `specs:` in rules/review/validation-layers.yaml); it decides which "
+                       "validation layers opmig review requires");
+    if (llvm::Error E = Top.readString("spec", P.Spec))
       return E;
-    if (!isKebabCase(P.Spec))
-      return problem(Top.member("spec"),
-                     llvm::Twine("'spec': '") + P.Spec + "' must be kebab-case (a-z, 0-9, '-')");
-    return llvm::Error::success();
+    return checkKebabCase(Top.member("spec"), P.Spec);
   }
 
-  llvm::Error readIncludes(const json &Root, const Where &Top, Profile &P) const {
-    Where W = Top.member("includes");
-    const json &Includes = Root["includes"];
-    if (llvm::Error E = checkObject(Includes, W))
+  llvm::Error readIncludes(const ConfigNode &Includes, Profile &P) const {
+    if (llvm::Error E = Includes.expectMapping())
       return E;
-    if (llvm::Error E = checkKeys(Includes, W, {"style", "root"}, {"style"}))
+    if (llvm::Error E = checkKeys(Includes, {"style", "root"}, {"style"}))
       return E;
     std::string Style;
-    if (llvm::Error E = getString(Includes, W, "style", Style))
+    if (llvm::Error E = Includes.readString("style", Style))
       return E;
     if (Style != "relative-to-root" && Style != "relative-to-file")
-      return problem(W.member("style"), llvm::Twine("'includes.style': '") + Style +
+      return Includes.member("style").error(llvm::Twine("'includes.style': '") + Style +
                                             "' is neither 'relative-to-root' nor "
                                             "'relative-to-file'");
     P.Includes =
         Style == "relative-to-root" ? IncludeStyle::RelativeToRoot : IncludeStyle::RelativeToFile;
-    if (P.Includes == IncludeStyle::RelativeToRoot && !Includes.contains("root"))
-      return problem(W, "'includes' needs a 'root' for style 'relative-to-root'");
-    return getTemplate(Includes, W, "root", P.IncludeRoot);
+    if (P.Includes == IncludeStyle::RelativeToRoot && !Includes.has("root"))
+      return Includes.error("'includes' needs a 'root' for style 'relative-to-root'");
+    return readTemplate(Includes, "root", P.IncludeRoot);
   }
 
   /// Each entry is a path, or `{"path": ..., "bootstrap": TEMPLATE}`.
-  llvm::Error readRequiredFiles(const json &Root, const Where &Top, Profile &P) const {
-    llvm::Expected<const json *> Entries = getArray(Root, Top, "required_target_files");
-    if (!Entries || !*Entries)
+  llvm::Error readRequiredFiles(const ConfigNode &List, Profile &P) const {
+    llvm::Expected<std::vector<ConfigNode>> Entries = optionalList(List);
+    if (!Entries)
       return Entries.takeError();
-    for (size_t I = 0; I < (*Entries)->size(); ++I) {
-      const json &Entry = (**Entries)[I];
-      Where W = Top.member("required_target_files").element(I);
+    for (const ConfigNode &Entry : *Entries) {
       RequiredFile Required;
-      llvm::Error E = llvm::Error::success();
-      if (Entry.is_string()) {
-        Required.Path = Entry.get<std::string>();
-      } else {
-        E = checkObject(Entry, W);
-        if (!E)
-          E = checkKeys(Entry, W, {"path", "bootstrap"}, {"path"});
-        if (!E)
-          E = getString(Entry, W, "path", Required.Path);
-        if (!E)
-          E = getString(Entry, W, "bootstrap", Required.Bootstrap);
-        if (!E && !Required.Bootstrap.empty())
-          E = checkTemplateFile(Required.Bootstrap, W.member("bootstrap"));
-      }
-      if (E)
+      if (Entry.json().is_string()) {
+        Required.Path = Entry.json().get<std::string>();
+      } else if (llvm::Error E = readRequiredFile(Entry, Required)) {
         return E;
+      }
       if (!isContainedRelativePath(Required.Path))
-        return problem(W, llvm::Twine("'") + W.Display +
-                              "' must be a relative path inside the target");
+        return Entry.error(Entry.describe() + " must be a relative path inside the target");
       P.RequiredTargetFiles.push_back(std::move(Required));
     }
     return llvm::Error::success();
   }
 
-  /// The template at `W` exists inside the profile folder and parses.
-  llvm::Error checkTemplateFile(const std::string &Relative, const Where &W) const {
+  llvm::Error readRequiredFile(const ConfigNode &Entry, RequiredFile &Required) const {
+    if (llvm::Error E = Entry.expectMapping())
+      return E;
+    if (llvm::Error E = checkKeys(Entry, {"path", "bootstrap"}, {"path"}))
+      return E;
+    if (llvm::Error E = Entry.readString("path", Required.Path))
+      return E;
+    if (llvm::Error E = Entry.readString("bootstrap", Required.Bootstrap))
+      return E;
+    if (Required.Bootstrap.empty())
+      return llvm::Error::success();
+    return checkTemplateFile(Required.Bootstrap, Entry.member("bootstrap"));
+  }
+
+  /// The template at `Node` exists inside the profile folder and parses.
+  llvm::Error checkTemplateFile(const std::string &Relative, const ConfigNode &Node) const {
+    std::string Name = Node.describe();
     if (!isContainedRelativePath(Relative))
-      return problem(W, llvm::Twine("'") + W.Display + "': '" + Relative +
-                            "' must be a relative path inside the profile folder");
+      return Node.error(Name + ": '" + Relative +
+                        "' must be a relative path inside the profile folder");
     llvm::SmallString<256> Full(Folder), Real;
     llvm::sys::path::append(Full, Relative);
     if (!fs::is_regular_file(Full))
-      return problem(W, llvm::Twine("'") + W.Display + "': no such template file " +
-                            std::string(Full));
+      return Node.error(Name + ": no such template file " + Full);
     if (fs::real_path(Full, Real) || !llvm::StringRef(Real).starts_with(Folder + "/"))
-      return problem(W, llvm::Twine("'") + W.Display + "': '" + Relative +
-                            "' leads outside the profile folder through a symlink");
+      return Node.error(Name + ": '" + Relative +
+                        "' leads outside the profile folder through a symlink");
     auto Buffer = llvm::MemoryBuffer::getFile(Full);
     if (!Buffer)
-      return problem(W, llvm::Twine("'") + W.Display + "': cannot read " + std::string(Full) +
-                            ": " + Buffer.getError().message());
+      return Node.error(Name + ": cannot read " + Full + ": " + Buffer.getError().message());
     if (auto Problem = checkTemplateSyntax((*Buffer)->getBuffer()))
       return inputError(std::string(Full), ":", std::to_string(Problem->Line), ": ",
                         Problem->Message);
     return llvm::Error::success();
   }
 
-  llvm::Error readFiles(const json &Root, const Where &Top, Profile &P) const {
-    llvm::Expected<const json *> Files = getArray(Root, Top, "files");
-    if (!Files || !*Files)
-      return Files.takeError();
-    for (size_t I = 0; I < (*Files)->size(); ++I) {
-      const json &Entry = (**Files)[I];
-      Where W = Top.member("files").element(I);
+  llvm::Error readFiles(const ConfigNode &List, Profile &P) const {
+    llvm::Expected<std::vector<ConfigNode>> Entries = optionalList(List);
+    if (!Entries)
+      return Entries.takeError();
+    for (const ConfigNode &Entry : *Entries) {
       GeneratedFileSpec Spec;
-      llvm::Error E = checkObject(Entry, W);
+      llvm::Error E = Entry.expectMapping();
       if (!E)
-        E = checkKeys(Entry, W, {"path", "template", "per_op"}, {"path", "template"});
+        E = checkKeys(Entry, {"path", "template", "per_op"}, {"path", "template"});
       if (!E)
-        E = getTemplate(Entry, W, "path", Spec.Path);
+        E = readTemplate(Entry, "path", Spec.Path);
       if (!E)
-        E = getString(Entry, W, "template", Spec.Template);
+        E = Entry.readString("template", Spec.Template);
       if (!E)
-        E = getBool(Entry, W, "per_op", Spec.PerOp);
+        E = Entry.readBool("per_op", Spec.PerOp);
       if (!E)
-        E = checkTemplateFile(Spec.Template, W.member("template"));
+        E = checkTemplateFile(Spec.Template, Entry.member("template"));
       if (E)
         return E;
       P.Files.push_back(std::move(Spec));
@@ -386,58 +305,54 @@ private:
   }
 
   /// `anchor` is one anchor or a list of them, each valid for `Path`.
-  llvm::Error getAnchors(const json &Object, const Where &W, llvm::StringRef Path,
-                         std::vector<std::string> &Out) const {
-    Where Member = W.member("anchor");
-    const json &Value = Object["anchor"];
+  static llvm::Error readAnchors(const ConfigNode &Object, llvm::StringRef Path,
+                                 std::vector<std::string> &Out) {
+    ConfigNode Anchor = Object.member("anchor");
+    const nlohmann::json &Value = Anchor.json();
     if (Value.is_string())
       Out = {Value.get<std::string>()};
     else if (Value.is_array() && !Value.empty() &&
-             llvm::all_of(Value, [](const json &A) { return A.is_string(); }))
+             llvm::all_of(Value, [](const nlohmann::json &A) { return A.is_string(); }))
       Out = Value.get<std::vector<std::string>>();
     else
-      return problem(Member, llvm::Twine("'") + Member.Display +
-                                 "' must be a string or a non-empty list of strings");
-    for (const std::string &Anchor : Out)
-      if (std::string Why = anchorProblem(Anchor, Path); !Why.empty())
-        return problem(Member, llvm::Twine("'") + Member.Display + "': '" + Anchor + "': " + Why +
-                                   KnownAnchors);
+      return Anchor.error(Anchor.describe() + " must be a string or a non-empty list of strings");
+    for (const std::string &Name : Out)
+      if (std::string Why = anchorProblem(Name, Path); !Why.empty())
+        return Anchor.error(Anchor.describe() + ": '" + Name + "': " + Why + KnownAnchors);
     return llvm::Error::success();
   }
 
-  llvm::Error checkEdit(const TargetEditSpec &Spec, const Where &W) const {
-    if (!isKebabCase(Spec.Id))
-      return problem(W.member("id"), llvm::Twine("'") + W.member("id").Display + "': '" + Spec.Id +
-                                         "' must be kebab-case (a-z, 0-9, '-')");
-    if (!commentSyntaxFor(Spec.Path))
-      return problem(W.member("path"), llvm::Twine("'") + W.member("path").Display +
-                                           "': no comment syntax " + "is known for '" + Spec.Path +
-                                           "', so its block cannot be marked");
-    if (Spec.CreateIfMissing && !llvm::is_contained(StandaloneAnchors, Spec.Anchors.front()))
-      return problem(W.member("create_if_missing"),
-                     llvm::Twine("'") + W.member("create_if_missing").Display +
-                         "': a block at anchor '" + Spec.Anchors.front() +
-                         "' cannot stand alone as a new file's content");
-    return checkTemplateFile(Spec.Template, W.member("template"));
+  llvm::Error checkEdit(const TargetEditSpec &Spec, const ConfigNode &Entry) const {
+    if (llvm::Error E = checkKebabCase(Entry.member("id"), Spec.Id))
+      return E;
+    if (!commentSyntaxFor(Spec.Path)) {
+      ConfigNode Path = Entry.member("path");
+      return Path.error(Path.describe() + ": no comment syntax is known for '" + Spec.Path +
+                        "', so its block cannot be marked");
+    }
+    if (Spec.CreateIfMissing && !llvm::is_contained(StandaloneAnchors, Spec.Anchors.front())) {
+      ConfigNode Create = Entry.member("create_if_missing");
+      return Create.error(Create.describe() + ": a block at anchor '" + Spec.Anchors.front() +
+                          "' cannot stand alone as a new file's content");
+    }
+    return checkTemplateFile(Spec.Template, Entry.member("template"));
   }
 
-  llvm::Error readBootstrap(const json &Entry, const Where &W, TargetEditSpec &Spec) const {
-    llvm::Expected<const json *> Steps = getArray(Entry, W, "bootstrap");
-    if (!Steps || !*Steps)
+  llvm::Error readBootstrap(const ConfigNode &Entry, TargetEditSpec &Spec) const {
+    llvm::Expected<std::vector<ConfigNode>> Steps = optionalList(Entry.member("bootstrap"));
+    if (!Steps)
       return Steps.takeError();
-    for (size_t I = 0; I < (*Steps)->size(); ++I) {
-      const json &Step = (**Steps)[I];
-      Where S = W.member("bootstrap").element(I);
+    for (const ConfigNode &Step : *Steps) {
       BootstrapStep Read;
-      llvm::Error E = checkObject(Step, S);
+      llvm::Error E = Step.expectMapping();
       if (!E)
-        E = checkKeys(Step, S, {"anchor", "template"}, {"anchor", "template"});
+        E = checkKeys(Step, {"anchor", "template"}, {"anchor", "template"});
       if (!E)
-        E = getAnchors(Step, S, Spec.Path, Read.Anchors);
+        E = readAnchors(Step, Spec.Path, Read.Anchors);
       if (!E)
-        E = getString(Step, S, "template", Read.Template);
+        E = Step.readString("template", Read.Template);
       if (!E)
-        E = checkTemplateFile(Read.Template, S.member("template"));
+        E = checkTemplateFile(Read.Template, Step.member("template"));
       if (E)
         return E;
       Spec.Bootstrap.push_back(std::move(Read));
@@ -445,43 +360,46 @@ private:
     return llvm::Error::success();
   }
 
-  llvm::Error readEdits(const json &Root, const Where &Top, Profile &P) const {
-    llvm::Expected<const json *> Edits = getArray(Root, Top, "edits");
-    if (!Edits || !*Edits)
-      return Edits.takeError();
+  llvm::Expected<TargetEditSpec> readEdit(const ConfigNode &Entry) const {
+    TargetEditSpec Spec;
+    llvm::Error E = Entry.expectMapping();
+    if (!E)
+      E = checkKeys(Entry, {"id", "path", "template", "anchor", "create_if_missing", "bootstrap"},
+                    {"id", "path", "template", "anchor"});
+    if (!E)
+      E = Entry.readString("id", Spec.Id);
+    if (!E)
+      E = readTemplate(Entry, "path", Spec.Path);
+    if (!E)
+      E = Entry.readString("template", Spec.Template);
+    if (!E)
+      E = readAnchors(Entry, Spec.Path, Spec.Anchors);
+    if (!E)
+      E = Entry.readBool("create_if_missing", Spec.CreateIfMissing);
+    if (!E)
+      E = checkEdit(Spec, Entry);
+    if (!E)
+      E = readBootstrap(Entry, Spec);
+    if (E)
+      return E;
+    return Spec;
+  }
+
+  llvm::Error readEdits(const ConfigNode &List, Profile &P) const {
+    llvm::Expected<std::vector<ConfigNode>> Entries = optionalList(List);
+    if (!Entries)
+      return Entries.takeError();
     std::map<std::string, unsigned> IdLines;
-    for (size_t I = 0; I < (*Edits)->size(); ++I) {
-      const json &Entry = (**Edits)[I];
-      Where W = Top.member("edits").element(I);
-      TargetEditSpec Spec;
-      llvm::Error E = checkObject(Entry, W);
-      if (!E)
-        E = checkKeys(Entry, W,
-                      {"id", "path", "template", "anchor", "create_if_missing", "bootstrap"},
-                      {"id", "path", "template", "anchor"});
-      if (!E)
-        E = getString(Entry, W, "id", Spec.Id);
-      if (!E)
-        E = getTemplate(Entry, W, "path", Spec.Path);
-      if (!E)
-        E = getString(Entry, W, "template", Spec.Template);
-      if (!E)
-        E = getAnchors(Entry, W, Spec.Path, Spec.Anchors);
-      if (!E)
-        E = getBool(Entry, W, "create_if_missing", Spec.CreateIfMissing);
-      if (!E)
-        E = checkEdit(Spec, W);
-      if (!E)
-        E = readBootstrap(Entry, W, Spec);
-      if (E)
-        return E;
-      unsigned Line = Locations.lineOf(W.member("id").Pointer);
-      auto [It, New] = IdLines.try_emplace(Spec.Id, Line);
+    for (const ConfigNode &Entry : *Entries) {
+      llvm::Expected<TargetEditSpec> Spec = readEdit(Entry);
+      if (!Spec)
+        return Spec.takeError();
+      ConfigNode Id = Entry.member("id");
+      auto [It, New] = IdLines.try_emplace(Spec->Id, Id.location().Line);
       if (!New)
-        return problem(W.member("id"), llvm::Twine("'") + W.member("id").Display + "': id '" +
-                                           Spec.Id + "' is used twice (first at line " +
-                                           std::to_string(It->second) + ")");
-      P.Edits.push_back(std::move(Spec));
+        return Id.error(Id.describe() + ": id '" + Spec->Id + "' is used twice (first at line " +
+                        std::to_string(It->second) + ")");
+      P.Edits.push_back(std::move(*Spec));
     }
     return llvm::Error::success();
   }
@@ -539,10 +457,10 @@ llvm::Expected<Profile> loadProfile(const std::string &NameOrPath, const std::st
   llvm::SmallString<256> Folder;
   if (std::error_code EC = fs::real_path(llvm::sys::path::parent_path(*File), Folder))
     return inputError("cannot resolve the folder of ", *File, ": ", EC.message());
-  llvm::Expected<json> Root = parseJsonText(Text, *File);
-  if (!Root)
-    return Root.takeError();
-  return ProfileReader(*File, std::string(Folder), Text).read(*Root);
+  llvm::Expected<ConfigDocument> Doc = parseConfig(Text, ConfigSyntax::Json, *File, "profile");
+  if (!Doc)
+    return Doc.takeError();
+  return ProfileReader(std::string(Folder)).read(Doc->root());
 }
 
 } // namespace opmig::migrate

@@ -172,25 +172,28 @@ TEST(GateToolTest, RuleFailingItsFixturesFailsTheGate) {
   EXPECT_NE(readFile(Out + "/gate.xml").find("name=\"opmig-rule-test\">"), std::string::npos);
 }
 
-TEST(GateToolTest, BadConfigExitsTwoNamingTheLine) {
+TEST(GateToolTest, BadConfigExitsTwoNamingTheLineAndColumn) {
   struct Case {
     std::string Config, Expected;
   };
   std::vector<Case> Cases = {
       {"profile: demo\nchekcs: [audit]\n",
-       ".opmig.yaml:2: unknown key 'chekcs'; expected one of: baseline, checks, exclude, fail-on, "
-       "junit, profile, review, rules, sarif"},
-      {"profile: demo\nexclude: [\"/abs/**\"]\n", ".opmig.yaml:2: bad glob '/abs/**': "},
-      {"fail-on: fatal\n", ".opmig.yaml:1: 'fail-on' must be error, warning or note, not 'fatal'"},
+       ".opmig.yaml:2:1: unknown key 'chekcs' in the gate config; did you mean 'checks'?"},
+      {"profile: demo\ncolour: blue\n",
+       ".opmig.yaml:2:1: unknown key 'colour' in the gate config; known keys: baseline, checks, "
+       "exclude, fail-on, junit, profile, review, rules, sarif"},
+      {"profile: demo\nexclude: [\"/abs/**\"]\n", ".opmig.yaml:2:11: bad glob '/abs/**': "},
+      {"fail-on: fatal\n",
+       ".opmig.yaml:1:1: 'fail-on' must be error, warning or note, not 'fatal'"},
       {"profile: demo\nchecks: [audit, lint]\n",
-       ".opmig.yaml:2: unknown check 'lint'; expected audit, review or rules-test"},
-      {"profile: [demo]\n", ".opmig.yaml:1: 'profile' must be a string"},
+       ".opmig.yaml:2:17: unknown check 'lint'; expected audit, review or rules-test"},
+      {"profile: [demo]\n", ".opmig.yaml:1:1: 'profile' must be a string"},
       {"checks: [review]\nreview:\n  domain: auto\n",
-       ".opmig.yaml:3: unknown key 'domain' in review; expected domains or compile-check"},
+       ".opmig.yaml:3:3: unknown key 'domain' in 'review'; did you mean 'domains'?"},
       {"checks: [review]\nreview:\n  domains: some\n",
-       ".opmig.yaml:3: 'domains' must be auto or a list of domain names"},
+       ".opmig.yaml:3:3: 'review.domains' must be auto or a list of domain names"},
       {"checks: [review]\nreview:\n  domains: auto\n  compile-check: sometimes\n",
-       ".opmig.yaml:4: 'compile-check' must be true or false"},
+       ".opmig.yaml:4:3: 'review.compile-check' must be true or false"},
   };
   std::string Rules = writeRules(false);
   for (const Case &C : Cases) {

@@ -232,9 +232,9 @@ TEST(ReviewToolTest, AProfileWithoutASpecDoesNotMigrate) {
   M.Case.Profile = Profile;
   ToolResult R = runOpmig(migrateArgs(M.Case, M.Box));
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout;
-  EXPECT_NE(R.Stderr.find(Profile + "/profile.json:1: missing key 'spec': add the spec "
-                                    "convention the profile follows, e.g. \"spec\": "
-                                    "\"cache-dit\""),
+  EXPECT_NE(R.Stderr.find(Profile + "/profile.json:1:1: missing required key 'spec' in the "
+                                    "profile: add the spec convention the profile follows, "
+                                    "e.g. \"spec\": \"cache-dit\""),
             std::string::npos)
       << R.Stderr;
   EXPECT_FALSE(fs::exists(M.Box.Target + "/csrc/kernels/attn"));

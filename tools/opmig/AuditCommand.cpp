@@ -37,9 +37,12 @@ std::string render(const audit::AuditResult &Result, const std::string &Format) 
   return audit::renderText(Result);
 }
 
-int runAuditCommand(AuditArgs &Args) {
+int runAuditCommand(AuditArgs &Args, const RulesDir &Rules) {
   audit::AuditOptions &Options = Args.Options;
-  Options.BuiltinRulesDir = audit::builtinRulesDir(OPMIG_RULES_DIR);
+  if (Options.RulePaths.empty())
+    if (llvm::Error E = Rules.requireAuditRules("pass --rules"))
+      return reportError(std::move(E));
+  Options.BuiltinRulesDir = Rules.auditRules();
   Options.FailOn = *parseSeverity(Args.FailOn); // CLI11 checked the name.
   llvm::Expected<audit::AuditResult> Result = audit::runAudit(Options);
   if (!Result)
@@ -57,9 +60,11 @@ int runAuditCommand(AuditArgs &Args) {
   return audit::hasFailures(Result->Findings, Options.FailOn) ? ExitProblemsFound : ExitSuccess;
 }
 
-int runRulesTest(const std::vector<std::string> &Paths) {
-  llvm::Expected<std::vector<audit::Rule>> Rules =
-      audit::loadRules(Paths, audit::builtinRulesDir(OPMIG_RULES_DIR));
+int runRulesTest(const std::vector<std::string> &Paths, const RulesDir &Dir) {
+  if (Paths.empty())
+    if (llvm::Error E = Dir.requireAuditRules("name rule files or folders"))
+      return reportError(std::move(E));
+  llvm::Expected<std::vector<audit::Rule>> Rules = audit::loadRules(Paths, Dir.auditRules());
   if (!Rules)
     return reportError(Rules.takeError());
   llvm::Expected<std::vector<audit::RuleTestOutcome>> Outcomes = audit::runRuleTests(*Rules);
@@ -81,7 +86,8 @@ int runRulesTest(const std::vector<std::string> &Paths) {
   return Failed ? ExitProblemsFound : ExitSuccess;
 }
 
-void registerAudit(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+void registerAudit(CLI::App &App, const RulesDir &Rules,
+                   std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
   auto Args = std::make_shared<AuditArgs>();
   audit::AuditOptions &O = Args->Options;
   CLI::App *Sub = App.add_subcommand("audit", "check a repository against policy rules");
@@ -107,10 +113,13 @@ void registerAudit(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunne
   Sub->add_option("--fail-on", Args->FailOn, "lowest severity of a new finding that fails")
       ->check(CLI::IsMember({"error", "warning", "note"}))
       ->default_str("error");
-  Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runAuditCommand(*Args); }});
+  Out.push_back({Sub, [Args, Rules](const std::vector<std::string> &) {
+                   return runAuditCommand(*Args, Rules);
+                 }});
 }
 
-void registerRules(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+void registerRules(CLI::App &App, const RulesDir &Rules,
+                   std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
   auto Paths = std::make_shared<std::vector<std::string>>();
   CLI::App *Sub = App.add_subcommand("rules", "work with audit rules");
   Sub->require_subcommand(1);
@@ -118,14 +127,17 @@ void registerRules(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunne
       "test", "run every rule on its annotated fixtures (ruleid: / ok: comments, EXPECT files)");
   Test->footer("Exit status: 0 all pass, 1 a rule failed, 2 bad rules.");
   Test->add_option("paths", *Paths, "rule files or folders (default: the built-in rules)");
-  Out.push_back({Sub, [Paths](const std::vector<std::string> &) { return runRulesTest(*Paths); }});
+  Out.push_back({Sub, [Paths, Rules](const std::vector<std::string> &) {
+                   return runRulesTest(*Paths, Rules);
+                 }});
 }
 
 } // namespace
 
-void registerAuditCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  registerAudit(App, Out);
-  registerRules(App, Out);
+void registerAuditCommands(CLI::App &App, const RulesDir &Rules,
+                           std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  registerAudit(App, Rules, Out);
+  registerRules(App, Rules, Out);
 }
 
 } // namespace opmig

@@ -2,7 +2,8 @@
 //
 // Each subcommand registers its options on the CLI11 app and returns a
 // function that runs it after parsing and yields the process exit code. The
-// runner gets the arguments after `--`, which main() keeps from CLI11.
+// runner gets the arguments after `--`, which main() keeps from CLI11. The
+// commands that read shipped data get its folder, resolved once by main().
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 #define OPMIG_TOOLS_COMMANDS_H
 
 #include "CLI/CLI.hpp"
+#include "RulesDir.h"
 
 #include <functional>
 #include <string>
@@ -20,11 +22,13 @@ namespace opmig {
 using CommandRunner = std::function<int(const std::vector<std::string> &PassThrough)>;
 
 CommandRunner registerAnalyzeCommand(CLI::App &App);
-CommandRunner registerMigrateCommand(CLI::App &App);
+CommandRunner registerMigrateCommand(CLI::App &App, const RulesDir &Rules);
 /// `audit` and `rules` (AuditCommand.cpp).
-void registerAuditCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+void registerAuditCommands(CLI::App &App, const RulesDir &Rules,
+                           std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
 /// `review` and `gate` (ReviewCommand.cpp).
-void registerReviewCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+void registerReviewCommands(CLI::App &App, const RulesDir &Rules,
+                            std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
 /// validate: declared so that `--help` lists
 /// them; each says it is not in this release and exits with ExitBadInput.
 void registerPlannedCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);

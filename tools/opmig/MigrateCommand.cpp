@@ -32,14 +32,6 @@ struct MigrateArgs {
   bool DryRun = false, Force = false, Verbose = false, NoCompileCheck = false;
 };
 
-/// The folder of the built-in profiles: $OPMIG_RULES_DIR/profiles, else the
-/// source tree's rules/profiles.
-std::string builtinProfilesDir() {
-  if (std::optional<std::string> Dir = llvm::sys::Process::GetEnv("OPMIG_RULES_DIR"))
-    return *Dir + "/profiles";
-  return std::string(OPMIG_RULES_DIR) + "/profiles";
-}
-
 /// The commit step named by a fault-injection setting: `staged`,
 /// `journal`, `move:N` (after N files moved), `moved` or `committed`.
 std::optional<std::pair<migrate::CommitStep, unsigned>> parseStep(llvm::StringRef Spec) {
@@ -121,7 +113,6 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   migrate::MigrateOptions &Options = Args.Options;
   Options.Analysis = Args.Analysis.Options;
   Options.Analyze = analyze::analyzeClosure;
-  Options.ProfilesDir = builtinProfilesDir();
   Options.ToolVersion = OPMIG_VERSION;
   for (const std::string &Spec : Args.Renames) {
     llvm::Expected<opmig::NamespaceRename> Rename = migrate::parseNamespaceRename(Spec);
@@ -181,8 +172,9 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
 
 } // namespace
 
-CommandRunner registerMigrateCommand(CLI::App &App) {
+CommandRunner registerMigrateCommand(CLI::App &App, const RulesDir &Rules) {
   auto Args = std::make_shared<MigrateArgs>();
+  Args->Options.ProfilesDir = Rules.profiles();
   CLI::App *Sub = App.add_subcommand(
       "migrate", "port an operator's closure into a target repository, with its glue");
   Sub->footer("Arguments after `--` are passed to every Clang parse, e.g. `-- -DWITH_FP8=1`.");

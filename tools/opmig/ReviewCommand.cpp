@@ -57,7 +57,8 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
       continue;
     llvm::Expected<std::string> Path = audit::reportPathUnderRoot(Args.Root, *Value, Key);
     if (!Path)
-      return Path.takeError();
+      return inputError(llvm::toString(Path.takeError()), ", or pass --", Key,
+                        " to write elsewhere");
     *Out = *Path;
   }
   if (!Sarif.empty())
@@ -69,7 +70,7 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
   return llvm::Error::success();
 }
 
-int runGateCommand(const GateArgs &Args) {
+int runGateCommand(const GateArgs &Args, const RulesDir &Rules) {
   if (!llvm::sys::fs::is_directory(Args.Root))
     return reportError(inputError("gate: the repository root '", Args.Root,
                                   "' (the dir argument) is not a directory"));
@@ -78,9 +79,11 @@ int runGateCommand(const GateArgs &Args) {
   llvm::Expected<audit::GateConfig> Config = audit::readGateConfig(ConfigPath);
   if (!Config)
     return reportError(Config.takeError());
+  if (Config->RunAudit || Config->RunRuleTests)
+    if (llvm::Error E = Rules.requireAuditRules(""))
+      return reportError(std::move(E));
   llvm::Expected<audit::GateResult> Result =
-      audit::runGate(*Config, Args.Root, audit::builtinRulesDir(OPMIG_RULES_DIR),
-                     audit::builtinLayersFile(OPMIG_RULES_DIR));
+      audit::runGate(*Config, Args.Root, Rules.auditRules(), Rules.layersFile());
   if (!Result)
     return reportError(Result.takeError());
   if (llvm::Error E = writeReports(Args, *Config, *Result))
@@ -93,7 +96,8 @@ int runGateCommand(const GateArgs &Args) {
                                                                        : ExitSuccess;
 }
 
-void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+void registerGate(CLI::App &App, const RulesDir &Rules,
+                  std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
   auto Args = std::make_shared<GateArgs>();
   CLI::App *Sub = App.add_subcommand(
       "gate", "run the checks a repository's .opmig.yaml asks for, as one CI step");
@@ -103,7 +107,9 @@ void registerGate(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner
   Sub->add_option("--config", Args->Config, "the gate config (default: DIR/.opmig.yaml)");
   Sub->add_option("--sarif", Args->Sarif, "write the SARIF log here (overrides `sarif:`)");
   Sub->add_option("--junit", Args->JUnit, "write the JUnit XML here (overrides `junit:`)");
-  Out.push_back({Sub, [Args](const std::vector<std::string> &) { return runGateCommand(*Args); }});
+  Out.push_back({Sub, [Args, Rules](const std::vector<std::string> &) {
+                   return runGateCommand(*Args, Rules);
+                 }});
 }
 
 struct ReviewArgs {
@@ -162,8 +168,20 @@ std::string renderReview(const audit::ReviewResult &Result, const std::string &F
   return audit::renderReviewText(Result);
 }
 
+/// The library names the folders it is given; the driver names the options
+/// that gave them.
+llvm::Error checkReviewFolders(const audit::ReviewOptions &Options) {
+  if (!llvm::sys::fs::is_directory(Options.Target))
+    return inputError("--target '", Options.Target, "' is not a directory");
+  if (!Options.Source.empty() && !llvm::sys::fs::is_directory(Options.Source))
+    return inputError("--source '", Options.Source, "' is not a directory");
+  return llvm::Error::success();
+}
+
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
+  if (llvm::Error E = checkReviewFolders(Options))
+    return reportError(std::move(E));
   AnalysisFlags Analysis = Args.Analysis;
   finishAnalysisOptions(Analysis, PassThrough);
   if (!Options.Source.empty())
@@ -184,9 +202,10 @@ int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &Pas
   return Result->Outcome == audit::Verdict::Thoughtful ? ExitSuccess : ExitProblemsFound;
 }
 
-void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+void registerReview(CLI::App &App, const RulesDir &Rules,
+                    std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
   auto Args = std::make_shared<ReviewArgs>();
-  Args->Options.LayersFile = audit::builtinLayersFile(OPMIG_RULES_DIR);
+  Args->Options.LayersFile = Rules.layersFile();
   CLI::App *Sub = App.add_subcommand("review", "judge a migrated domain the way a reviewer would");
   Sub->footer("With --source, the closure of the manifest's entries is recomputed from it, parsed "
               "with the toolchain options and the Clang arguments after `--`. Every C++/CUDA TU "
@@ -220,9 +239,10 @@ void registerReview(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunn
 
 } // namespace
 
-void registerReviewCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
-  registerReview(App, Out);
-  registerGate(App, Out);
+void registerReviewCommands(CLI::App &App, const RulesDir &Rules,
+                            std::vector<std::pair<CLI::App *, CommandRunner>> &Out) {
+  registerReview(App, Rules, Out);
+  registerGate(App, Rules, Out);
 }
 
 } // namespace opmig

@@ -36,13 +36,14 @@ int main(int Argc, char **Argv) {
   CLI::App App{"opmig: migrate GPU operators between repositories, and prove the migration"};
   App.set_version_flag("--version", std::string("opmig ") + OPMIG_VERSION);
   App.require_subcommand(1);
+  const RulesDir Rules = resolveRulesDir(OPMIG_RULES_DIR);
   std::vector<std::pair<CLI::App *, CommandRunner>> Commands;
   CommandRunner Analyze = registerAnalyzeCommand(App);
   Commands.push_back({App.get_subcommand("analyze"), Analyze});
-  CommandRunner Migrate = registerMigrateCommand(App);
+  CommandRunner Migrate = registerMigrateCommand(App, Rules);
   Commands.push_back({App.get_subcommand("migrate"), Migrate});
-  registerAuditCommands(App, Commands);
-  registerReviewCommands(App, Commands);
+  registerAuditCommands(App, Rules, Commands);
+  registerReviewCommands(App, Rules, Commands);
   registerPlannedCommands(App, Commands);
   // Everything after the first `--` goes to Clang untouched; CLI11 only sees
   // what comes before, so a stray positional is an error, never a flag.

@@ -78,7 +78,7 @@ inline Rule makeRule(const std::string &Id, const std::string &Kind, std::vector
   R.Line = 1;
   unsigned Line = 10;
   for (const auto &[Key, Value] : Match.items())
-    R.MatchLines[Key] = Line++;
+    R.MatchLocations[Key] = {Line++, 3};
   R.Match = std::move(Match);
   return R;
 }

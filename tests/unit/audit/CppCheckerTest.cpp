@@ -272,37 +272,38 @@ TEST(CppCheckerTest, ValidateRejectsBadMatch) {
                    {"must-match", "^cache_dit_cuda_ops$"}}),
             "");
   EXPECT_EQ(Error({{"macro", "M"}}),
-            "rules/x-rule.yaml:1: rule 'x-rule': a cpp rule needs 'check' in match; one of: "
+            "rules/x-rule.yaml:1:1: rule 'x-rule': a cpp rule needs 'check' in match; one of: "
             "macro-argument, macro-only-in, macro-unique-argument, namespace-follows-directory");
   EXPECT_EQ(Error({{"check", "macro-everywhere"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': unknown cpp check 'macro-everywhere'; expected "
+            "rules/x-rule.yaml:10:3: rule 'x-rule': unknown cpp check 'macro-everywhere'; expected "
             "one of: macro-argument, macro-only-in, macro-unique-argument, "
             "namespace-follows-directory");
   // Keys take lines 10, 11, ... in sorted order: check 10, macro 11, musst-match 12.
   EXPECT_EQ(Error({{"check", "macro-argument"}, {"macro", "M"}, {"musst-match", "x"}}),
-            "rules/x-rule.yaml:12: rule 'x-rule': unknown parameter 'musst-match' of check "
-            "macro-argument; expected one of: macro, macros, argument, must-match");
+            "rules/x-rule.yaml:12:3: unknown key 'musst-match' in 'match' of check "
+            "macro-argument; did you mean 'must-match'?");
   EXPECT_EQ(Error({{"check", "macro-argument"}, {"macro", "M"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': check macro-argument needs parameter "
+            "rules/x-rule.yaml:10:3: rule 'x-rule': check macro-argument needs parameter "
             "'must-match'");
   // argument 10, check 11, macro 12, must-match 13.
   EXPECT_PRED2(
       startsWith,
       Error({{"check", "macro-argument"}, {"macro", "M"}, {"must-match", "("}, {"argument", 0}}),
-      "rules/x-rule.yaml:13: rule 'x-rule': bad regex in 'must-match': ");
+      "rules/x-rule.yaml:13:3: rule 'x-rule': bad regex in 'must-match': ");
   EXPECT_EQ(
       Error({{"check", "macro-argument"}, {"macro", "M"}, {"must-match", "x"}, {"argument", -1}}),
-      "rules/x-rule.yaml:10: rule 'x-rule': parameter 'argument' must be a non-negative "
+      "rules/x-rule.yaml:10:3: rule 'x-rule': parameter 'argument' must be a non-negative "
       "integer");
-  EXPECT_EQ(Error({{"check", "macro-only-in"}, {"macro", "M"}, {"allowed", "a.cpp"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': parameter 'allowed' must be a non-empty list of "
-            "strings");
+  EXPECT_EQ(
+      Error({{"check", "macro-only-in"}, {"macro", "M"}, {"allowed", "a.cpp"}}),
+      "rules/x-rule.yaml:10:3: rule 'x-rule': parameter 'allowed' must be a non-empty list of "
+      "strings");
   EXPECT_PRED2(startsWith,
                Error({{"check", "macro-only-in"}, {"macro", "M"}, {"allowed", {"/abs/{dir}.cpp"}}}),
-               "rules/x-rule.yaml:10: rule 'x-rule': bad glob in 'allowed': ");
+               "rules/x-rule.yaml:10:3: rule 'x-rule': bad glob in 'allowed': ");
   EXPECT_EQ(
       Error({{"check", "namespace-follows-directory"}, {"root", "csrc"}, {"namespace", 3}}),
-      "rules/x-rule.yaml:11: rule 'x-rule': parameter 'namespace' must be a non-empty string");
+      "rules/x-rule.yaml:11:3: rule 'x-rule': parameter 'namespace' must be a non-empty string");
 }
 
 } // namespace

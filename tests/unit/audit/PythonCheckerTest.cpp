@@ -425,7 +425,7 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
                    {"name", "^_fake_{op}$"}}),
             "");
   EXPECT_EQ(Error({{"check", "decorated-function-named"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': unknown python check "
+            "rules/x-rule.yaml:10:3: rule 'x-rule': unknown python check "
             "'decorated-function-named'; expected one of: all-equals-public-names, "
             "call-string-argument, decorated-function-name, decorator-argument, exported-in, "
             "forbidden-names, "
@@ -433,30 +433,30 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
             "public-wrapper-calls, registered-in, section-order");
   // check 10, decorater 11, name 12.
   EXPECT_EQ(Error({{"check", "decorated-function-name"}, {"decorater", "x"}, {"name", "y"}}),
-            "rules/x-rule.yaml:11: rule 'x-rule': unknown parameter 'decorater' of check "
-            "decorated-function-name; expected one of: decorator, name");
+            "rules/x-rule.yaml:11:3: unknown key 'decorater' in 'match' of check "
+            "decorated-function-name; did you mean 'decorator'?");
   EXPECT_EQ(Error({{"check", "no-partial-alias"}, {"names", {"x"}}}),
-            "rules/x-rule.yaml:11: rule 'x-rule': unknown parameter 'names' of check "
-            "no-partial-alias; expected none");
+            "rules/x-rule.yaml:11:3: unknown key 'names' in 'match' of check "
+            "no-partial-alias; it takes no keys");
   EXPECT_EQ(Error({{"check", "guarded-import"}, {"module", "npu"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': check guarded-import needs parameter 'guard'");
+            "rules/x-rule.yaml:10:3: rule 'x-rule': check guarded-import needs parameter 'guard'");
   // check 10, decorator 11, name 12.
   EXPECT_PRED2(
       startsWith,
       Error({{"check", "decorated-function-name"}, {"decorator", "d"}, {"name", "^_fake_({op}$"}}),
-      "rules/x-rule.yaml:12: rule 'x-rule': bad regex in 'name': ");
+      "rules/x-rule.yaml:12:3: rule 'x-rule': bad regex in 'name': ");
   // check 10, names 11.
   EXPECT_PRED2(startsWith, Error({{"check", "forbidden-names"}, {"names", {"ok", "[unclosed"}}}),
-               "rules/x-rule.yaml:11: rule 'x-rule': bad regex in 'names': ");
+               "rules/x-rule.yaml:11:3: rule 'x-rule': bad regex in 'names': ");
   // argument 10.
   EXPECT_EQ(Error({{"check", "call-string-argument"},
                    {"call", "torch.library.define"},
                    {"argument", "first"},
                    {"must-match", "x"}}),
-            "rules/x-rule.yaml:10: rule 'x-rule': parameter 'argument' must be a non-negative "
+            "rules/x-rule.yaml:10:3: rule 'x-rule': parameter 'argument' must be a non-negative "
             "integer");
   EXPECT_EQ(Error({{"check", "section-order"}, {"order", "^a$"}}),
-            "rules/x-rule.yaml:11: rule 'x-rule': parameter 'order' must be a non-empty list of "
+            "rules/x-rule.yaml:11:3: rule 'x-rule': parameter 'order' must be a non-empty list of "
             "strings");
 }
 

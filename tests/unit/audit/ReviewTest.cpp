@@ -448,13 +448,14 @@ TEST(ReviewTest, LayersFileNamingAnUnlistedSpecIsAnError) {
       reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_EQ(llvm::toString(R.takeError()),
-            Mig.Target + "/layers.yaml:8: layer smoke: `required-by` names 'generix', which "
+            Mig.Target + "/layers.yaml:8:5: layer smoke: `required-by` names 'generix', which "
                          "`specs` does not list (generic, other)");
   writeFile(Mig.Target + "/layers.yaml", std::string(Layers).substr(Bad.find("layers:")));
   R = reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_NE(llvm::toString(R.takeError()).find("layers.yaml:1: expected a non-empty list `specs`"),
-            std::string::npos);
+  EXPECT_NE(
+      llvm::toString(R.takeError()).find("layers.yaml:1:1: expected a non-empty list `specs`"),
+      std::string::npos);
 }
 
 TEST(ReviewTest, BadLayersFileNamesItsLine) {
@@ -465,8 +466,21 @@ TEST(ReviewTest, BadLayersFileNamesItsLine) {
       reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError())
-                .find("layers.yaml:3: layer smoke: `requires` must be a non-empty list"),
+                .find("layers.yaml:3:5: layer smoke: `requires` must be a non-empty list"),
             std::string::npos);
+}
+
+TEST(ReviewTest, LayersFileRejectsUnknownKeysAsEveryConfigFileDoes) {
+  Migration Mig = makeMigration();
+  std::string Typo = Layers;
+  Typo.replace(Typo.find("test-names: [\"*smoke*\"]"), 11, "test-name:");
+  writeFile(Mig.Target + "/layers.yaml", Typo);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_EQ(llvm::toString(R.takeError()),
+            Mig.Target + "/layers.yaml:9:5: unknown key 'test-name' in 'layers[0]'; did you mean "
+                         "'test-names'?");
 }
 
 TEST(ReviewTest, UnknownDomainOrTargetIsAnInputError) {

@@ -179,119 +179,119 @@ TEST_F(ProfileTest, BadJsonReportsItsLine) {
 
 TEST_F(ProfileTest, TopLevelMustBeAnObject) {
   writeProfile("mini", "[1, 2]\n");
-  EXPECT_EQ(loadError(), profileFile() + ":1: a profile is a JSON object");
+  EXPECT_EQ(loadError(), profileFile() + ":1:1: the profile must be a mapping");
 }
 
 TEST_F(ProfileTest, UnknownTopLevelKey) {
   writeVariant(R"("description": "a test profile",)", R"("descripton": "a test profile",)");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":4: unknown key 'descripton' (known keys: schema, name, spec, "
-                             "description, native_dir, namespace, op_namespace, extension, "
-                             "includes, wrap_global_namespace, provenance_comment, "
-                             "third_party_dir, required_target_files, files, edits)");
+                             ":4:3: unknown key 'descripton' in the profile; did you mean "
+                             "'description'?");
 }
 
 TEST_F(ProfileTest, UnknownKeyInAnEdit) {
   writeVariant(R"("create_if_missing": false})", R"("create_if_mising": false})");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":21: unknown key 'create_if_mising' in edits[1] (known "
-                             "keys: id, path, template, anchor, create_if_missing, bootstrap)");
+                             ":21:42: unknown key 'create_if_mising' in 'edits[1]'; did you mean "
+                             "'create_if_missing'?");
 }
 
 TEST_F(ProfileTest, MissingRequiredKey) {
   writeVariant(R"("namespace": "mini::{{domain}}",)", "");
-  EXPECT_EQ(loadError(), profileFile() + ":1: missing key 'namespace'");
+  EXPECT_EQ(loadError(), profileFile() + ":1:1: missing required key 'namespace' in the profile");
 }
 
 // A profile without a spec cannot make review's layers optional: it does not
 // load, and the message says what to add.
 TEST_F(ProfileTest, MissingSpecSaysWhatToAdd) {
   writeVariant(R"( "spec": "cache-dit",)", "");
-  EXPECT_EQ(loadError(), profileFile() +
-                             ":1: missing key 'spec': add the spec convention the profile "
-                             "follows, e.g. \"spec\": \"cache-dit\" (the specs are listed under "
-                             "`specs:` in rules/review/validation-layers.yaml); it decides which "
-                             "validation layers opmig review requires");
+  EXPECT_EQ(
+      loadError(),
+      profileFile() +
+          ":1:1: missing required key 'spec' in the profile: add the spec convention the profile "
+          "follows, e.g. \"spec\": \"cache-dit\" (the specs are listed under "
+          "`specs:` in rules/review/validation-layers.yaml); it decides which "
+          "validation layers opmig review requires");
 }
 
 TEST_F(ProfileTest, SpecMustBeKebabCase) {
   writeVariant(R"("spec": "cache-dit")", R"("spec": "Cache DiT")");
   EXPECT_EQ(loadError(),
-            profileFile() + ":3: 'spec': 'Cache DiT' must be kebab-case (a-z, 0-9, '-')");
+            profileFile() + ":3:19: 'spec': 'Cache DiT' must be kebab-case (a-z, 0-9, '-')");
   writeVariant(R"("spec": "cache-dit")", R"("spec": 1)");
-  EXPECT_EQ(loadError(), profileFile() + ":3: 'spec' must be a string");
+  EXPECT_EQ(loadError(), profileFile() + ":3:19: 'spec' must be a string");
 }
 
 TEST_F(ProfileTest, MissingKeyInAFileEntry) {
   writeVariant(R"({"path": "{{native_dir}}/{{domain}}.h", )", "{");
-  EXPECT_EQ(loadError(), profileFile() + ":14: missing key 'path' in files[0]");
+  EXPECT_EQ(loadError(), profileFile() + ":14:5: missing required key 'path' in 'files[0]'");
 }
 
 TEST_F(ProfileTest, DuplicateJsonKey) {
   writeVariant(R"("wrap_global_namespace": false,)",
                R"("wrap_global_namespace": false, "name": "other",)");
-  EXPECT_EQ(loadError(), profileFile() + ":10: key 'name' appears twice in one object");
+  EXPECT_EQ(loadError(), profileFile() + ":10:35: duplicate key 'name'");
 }
 
 TEST_F(ProfileTest, WrongTypes) {
   writeVariant(R"("per_op": true)", R"("per_op": "yes")");
-  EXPECT_EQ(loadError(), profileFile() + ":15: 'files[1].per_op' must be true or false");
+  EXPECT_EQ(loadError(), profileFile() + ":15:85: 'files[1].per_op' must be true or false");
   writeVariant(R"("name": "mini")", R"("name": 3)");
-  EXPECT_EQ(loadError(), profileFile() + ":3: 'name' must be a string");
+  EXPECT_EQ(loadError(), profileFile() + ":3:3: 'name' must be a string");
   writeVariant(R"({"path": "{{native_dir}}/{{domain}}.h")", R"({"path": ["a"])");
-  EXPECT_EQ(loadError(), profileFile() + ":14: 'files[0].path' must be a string");
+  EXPECT_EQ(loadError(), profileFile() + ":14:6: 'files[0].path' must be a string");
 }
 
 TEST_F(ProfileTest, ListMustBeAList) {
   writeVariant(R"("required_target_files": ["setup.py"],)", R"("required_target_files": "x",)");
-  EXPECT_EQ(loadError(), profileFile() + ":12: 'required_target_files' must be a list");
+  EXPECT_EQ(loadError(), profileFile() + ":12:3: 'required_target_files' must be a list");
 }
 
 TEST_F(ProfileTest, RequiredTargetFilesStayInsideTheTarget) {
   writeVariant(R"(["setup.py"])", R"(["setup.py", "../x"])");
-  EXPECT_EQ(loadError(), profileFile() +
-                             ":12: 'required_target_files[1]' must be a relative path inside the "
-                             "target");
+  EXPECT_EQ(loadError(),
+            profileFile() + ":12:41: 'required_target_files[1]' must be a relative path inside the "
+                            "target");
 }
 
 TEST_F(ProfileTest, WrongSchema) {
   writeVariant("opmig.profile/1", "opmig.profile/2");
   EXPECT_EQ(loadError(),
             profileFile() +
-                ":2: unsupported schema 'opmig.profile/2' (expected 'opmig.profile/1')");
+                ":2:3: unsupported schema 'opmig.profile/2' (expected 'opmig.profile/1')");
 }
 
 TEST_F(ProfileTest, NameMustBeKebabCase) {
   writeVariant(R"("name": "mini")", R"("name": "Mini_Profile")");
   EXPECT_EQ(loadError(),
-            profileFile() + ":3: 'name': 'Mini_Profile' must be kebab-case (a-z, 0-9, '-')");
+            profileFile() + ":3:3: 'name': 'Mini_Profile' must be kebab-case (a-z, 0-9, '-')");
 }
 
 TEST_F(ProfileTest, BadIncludeStyle) {
   writeVariant("relative-to-root", "relative");
-  EXPECT_EQ(loadError(), profileFile() + ":9: 'includes.style': 'relative' is neither "
+  EXPECT_EQ(loadError(), profileFile() + ":9:16: 'includes.style': 'relative' is neither "
                                          "'relative-to-root' nor 'relative-to-file'");
 }
 
 TEST_F(ProfileTest, RelativeToRootNeedsARoot) {
   writeVariant(R"(, "root": "csrc"})", "}");
   EXPECT_EQ(loadError(),
-            profileFile() + ":9: 'includes' needs a 'root' for style 'relative-to-root'");
+            profileFile() + ":9:3: 'includes' needs a 'root' for style 'relative-to-root'");
 }
 
 TEST_F(ProfileTest, MissingTemplateFile) {
   writeVariant("templates/row.mustache", "templates/rows.mustache");
-  EXPECT_EQ(loadError(), profileFile() + ":20: 'edits[1].template': no such template file " +
+  EXPECT_EQ(loadError(), profileFile() + ":20:53: 'edits[1].template': no such template file " +
                              Builtins + "/mini/templates/rows.mustache");
 }
 
 TEST_F(ProfileTest, TemplatePathMayNotEscapeTheFolder) {
   writeVariant("templates/all.mustache", "../outside.mustache");
   write("profiles/outside.mustache", "x\n");
-  EXPECT_EQ(loadError(), profileFile() + ":18: 'edits[0].template': '../outside.mustache' must "
+  EXPECT_EQ(loadError(), profileFile() + ":18:51: 'edits[0].template': '../outside.mustache' must "
                                          "be a relative path inside the profile folder");
   writeVariant("templates/all.mustache", Root + "/abs.mustache");
-  EXPECT_EQ(loadError(), profileFile() + ":18: 'edits[0].template': '" + Root +
+  EXPECT_EQ(loadError(), profileFile() + ":18:51: 'edits[0].template': '" + Root +
                              "/abs.mustache' must be a relative path inside the profile folder");
 }
 
@@ -300,7 +300,7 @@ TEST_F(ProfileTest, TemplateSymlinkMayNotEscapeTheFolder) {
   write("elsewhere.mustache", "x\n");
   ASSERT_FALSE(llvm::sys::fs::create_link(Root + "/elsewhere.mustache",
                                           Builtins + "/mini/templates/linked.mustache"));
-  EXPECT_EQ(loadError(), profileFile() + ":18: 'edits[0].template': 'templates/linked.mustache' "
+  EXPECT_EQ(loadError(), profileFile() + ":18:51: 'edits[0].template': 'templates/linked.mustache' "
                                          "leads outside the profile folder through a symlink");
 }
 
@@ -313,19 +313,19 @@ TEST_F(ProfileTest, TemplateSyntaxErrorNamesTheTemplateAndLine) {
 
 TEST_F(ProfileTest, TemplateStringSyntaxError) {
   writeVariant(R"("csrc/{{domain}}")", R"("csrc/{{domain")");
-  EXPECT_EQ(loadError(), profileFile() + ":5: 'native_dir': '{{' is never closed");
+  EXPECT_EQ(loadError(), profileFile() + ":5:3: 'native_dir': '{{' is never closed");
 }
 
 TEST_F(ProfileTest, DuplicateEditIds) {
   writeVariant(R"("id": "kernel-row")", R"("id": "init-all")");
   EXPECT_EQ(loadError(),
-            profileFile() + ":20: 'edits[1].id': id 'init-all' is used twice (first at line 18)");
+            profileFile() + ":20:6: 'edits[1].id': id 'init-all' is used twice (first at line 18)");
 }
 
 TEST_F(ProfileTest, EditIdMustBeKebabCase) {
   writeVariant(R"("id": "init-all")", R"("id": "init_all")");
   EXPECT_EQ(loadError(),
-            profileFile() + ":18: 'edits[0].id': 'init_all' must be kebab-case (a-z, 0-9, '-')");
+            profileFile() + ":18:6: 'edits[0].id': 'init_all' must be kebab-case (a-z, 0-9, '-')");
 }
 
 const std::string AnchorList =
@@ -337,23 +337,23 @@ const std::string AnchorList =
 TEST_F(ProfileTest, UnknownAnchorKind) {
   writeVariant("python:list:__all__", "python:dict:__all__");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":19: 'edits[0].anchor': 'python:dict:__all__': unknown "
+                             ":19:6: 'edits[0].anchor': 'python:dict:__all__': unknown "
                              "python anchor" +
                              AnchorList);
   writeVariant("python:list:__all__", "start");
   EXPECT_EQ(loadError(),
-            profileFile() + ":19: 'edits[0].anchor': 'start': unknown anchor kind" + AnchorList);
+            profileFile() + ":19:6: 'edits[0].anchor': 'start': unknown anchor kind" + AnchorList);
 }
 
 TEST_F(ProfileTest, AnchorNeedsAName) {
   writeVariant("python:list:__all__", "python:list:");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":19: 'edits[0].anchor': 'python:list:': "
+                             ":19:6: 'edits[0].anchor': 'python:list:': "
                              "'python:list:' needs a Python name or a pattern of one" +
                              AnchorList);
   writeVariant("markdown:table:Kernels", "markdown:table:");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":21: 'edits[1].anchor': 'markdown:table:': "
+                             ":21:6: 'edits[1].anchor': 'markdown:table:': "
                              "'markdown:table:' needs a heading" +
                              AnchorList);
 }
@@ -361,12 +361,12 @@ TEST_F(ProfileTest, AnchorNeedsAName) {
 TEST_F(ProfileTest, AnchorMustSuitTheFileType) {
   writeVariant("docs/kernels.md", "docs/kernels.py");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":21: 'edits[1].anchor': 'markdown:table:Kernels': "
+                             ":21:6: 'edits[1].anchor': 'markdown:table:Kernels': "
                              "markdown anchors need a .md file" +
                              AnchorList);
   writeVariant("pkg/__init__.py", "pkg/init.txt");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":19: 'edits[0].anchor': 'python:list:__all__': python "
+                             ":19:6: 'edits[0].anchor': 'python:list:__all__': python "
                              "anchors need a .py file" +
                              AnchorList);
 }
@@ -376,14 +376,14 @@ TEST_F(ProfileTest, EditPathNeedsACommentSyntax) {
      "anchor": "python:list:__all__")",
                R"("pkg/data.json", "template": "templates/all.mustache",
      "anchor": "end")");
-  EXPECT_EQ(loadError(), profileFile() + ":18: 'edits[0].path': no comment syntax is known for "
+  EXPECT_EQ(loadError(), profileFile() + ":18:24: 'edits[0].path': no comment syntax is known for "
                                          "'pkg/data.json', so its block cannot be marked");
 }
 
 TEST_F(ProfileTest, CreateIfMissingNeedsAStandaloneAnchor) {
   writeVariant(R"("anchor": "python:list:__all__"})",
                R"("anchor": "python:list:__all__", "create_if_missing": true})");
-  EXPECT_EQ(loadError(), profileFile() + ":19: 'edits[0].create_if_missing': a block at anchor "
+  EXPECT_EQ(loadError(), profileFile() + ":19:39: 'edits[0].create_if_missing': a block at anchor "
                                          "'python:list:__all__' cannot stand alone as a new "
                                          "file's content");
 }
@@ -396,12 +396,12 @@ TEST_F(ProfileTest, AnchorsMayBeAlternativesAndPatterns) {
   EXPECT_EQ(P->Edits[0].Anchors, (std::vector<std::string>{"python:list-with:pkg._*",
                                                            "python:collection:_get_*_extension"}));
   writeVariant(R"("anchor": "python:list:__all__")", R"("anchor": [])");
-  EXPECT_EQ(loadError(), profileFile() + ":19: 'edits[0].anchor' must be a string or a non-empty "
+  EXPECT_EQ(loadError(), profileFile() + ":19:6: 'edits[0].anchor' must be a string or a non-empty "
                                          "list of strings");
   writeVariant(R"("anchor": "python:list:__all__")",
                R"("anchor": ["python:list:__all__", "python:list:a-b"])");
   EXPECT_EQ(loadError(), profileFile() +
-                             ":19: 'edits[0].anchor': 'python:list:a-b': 'python:list:' needs a "
+                             ":19:6: 'edits[0].anchor': 'python:list:a-b': 'python:list:' needs a "
                              "Python name or a pattern of one" +
                              AnchorList);
 }
@@ -431,7 +431,7 @@ TEST_F(ProfileTest, ReadsBootstrapStepsAndRequiredFileTemplates) {
   writeProfile("mini", std::string(Json).replace(Json.find("templates/all.mustache\"}"), 22,
                                                  "templates/none.mustache"));
   EXPECT_EQ(loadError(), profileFile() +
-                             ":20: 'edits[0].bootstrap[0].template': no such template "
+                             ":20:64: 'edits[0].bootstrap[0].template': no such template "
                              "file " +
                              Builtins + "/mini/templates/none.mustache");
 }

@@ -5,7 +5,7 @@
 //   AuditOptions Options;
 //   Options.Root = "path/to/cache-dit";
 //   Options.Profile = "cache-dit";
-//   Options.BuiltinRulesDir = builtinRulesDir(OPMIG_RULES_DIR);
+//   Options.BuiltinRulesDir = "rules/audit";  // the driver resolves it
 //   llvm::Expected<AuditResult> Result = runAudit(Options);
 //   bool Fails = Result && hasFailures(Result->Findings, Options.FailOn);
 //

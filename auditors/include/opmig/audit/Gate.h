@@ -62,9 +62,9 @@ struct GateConfig {
   std::string JUnit; ///< Relative to the root; empty: not written.
 };
 
-/// Parses `.opmig.yaml` text; `Origin` names it in errors. InputError
-/// `<Origin>:<line>: <problem>` for unknown keys or checks, wrong types and
-/// bad severities or globs.
+/// Parses `.opmig.yaml` text (through ConfigDocument); `Origin` names it in
+/// errors. InputError `<Origin>:<line>:<col>: <problem>` for unknown keys or
+/// checks, wrong types and bad severities or globs.
 llvm::Expected<GateConfig> parseGateConfig(llvm::StringRef Text, const std::string &Origin);
 
 /// Reads and parses the config at `Path` (InputError when unreadable).
@@ -92,7 +92,8 @@ std::string pathUnderRoot(const std::string &Root, const std::string &Path);
 
 /// pathUnderRoot() for a path that opmig will write (`sarif:`, `junit:`):
 /// InputError naming `Key` when it is absolute, leaves the root through
-/// `..`, holds a control character, or passes through a symbolic link.
+/// `..`, holds a control character, or passes through a symbolic link (the
+/// driver adds which flag writes elsewhere).
 llvm::Expected<std::string> reportPathUnderRoot(const std::string &Root, const std::string &Path,
                                                 llvm::StringRef Key);
 

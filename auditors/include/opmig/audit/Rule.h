@@ -10,6 +10,7 @@
 #define OPMIG_AUDIT_RULE_H
 
 #include "nlohmann/json.hpp"
+#include "opmig/support/ConfigDocument.h"
 #include "opmig/support/Finding.h"
 
 #include "llvm/Support/Error.h"
@@ -47,8 +48,9 @@ struct Rule {
   std::vector<std::string> Tests; ///< Fixture folders, relative to the rule file's folder.
   std::string Origin;             ///< The rule file.
   unsigned Line = 0;              ///< Where the rule starts in it.
-  /// Line of each key of `match` in Origin, for checkers' error messages.
-  std::map<std::string, unsigned> MatchLines;
+  /// Where each key of `match` is in Origin (`""`: `match` itself), for
+  /// checkers' error messages.
+  std::map<std::string, ConfigLocation> MatchLocations;
 };
 
 /// Whether `R` applies to `RelativePath` (its Files globs, minus Exclude).

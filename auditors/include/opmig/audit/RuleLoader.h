@@ -1,12 +1,13 @@
 //===- RuleLoader.h - Rule files into validated Rules -----------*- C++ -*-===//
 //
 // A rule file is YAML (or JSON, which is read by the same YAML parser) with
-// one rule; docs/rule-authoring.md has the format. Every problem is an
-// InputError `<file>:<line>: <problem>`, so `opmig audit` exits 2 and the
-// author can jump to the line:
+// one rule; docs/rule-authoring.md has the format. It is read through
+// ConfigDocument, so every problem is an InputError
+// `<file>:<line>:<col>: <problem>`, and `opmig audit` exits 2 and the
+// author can jump to the place:
 //
-//   rules/audit/cache-dit/cache-dit-fake-naming.yaml:7: unknown key 'chek' in
-//   match; expected one of: check, decorator, name
+//   rules/audit/cache-dit/cache-dit-fake-naming.yaml:7:3: unknown key 'chek'
+//   in 'match' of check fake-naming; did you mean 'check'?
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,10 +35,6 @@ llvm::Expected<std::vector<Rule>> loadRules(const std::vector<std::string> &Path
 /// Parses and validates one rule file's `Text`; `Origin` is its path (the
 /// id must equal its stem, without folders or extension).
 llvm::Expected<Rule> parseRule(llvm::StringRef Text, const std::string &Origin);
-
-/// The folder of the built-in rules: `$OPMIG_RULES_DIR/audit` when that
-/// variable is set, else `CompiledRulesDir + "/audit"`.
-std::string builtinRulesDir(const std::string &CompiledRulesDir);
 
 /// Whether `R` runs under `--profile Profile`: it lists `Profile` or `any`;
 /// `--profile any` runs every rule.

@@ -44,14 +44,11 @@ struct ValidationLayers {
   std::vector<ValidationLayer> Layers;
 };
 
-/// Reads the layers file. InputError `<Path>:<line>: <problem>` for a file
-/// that does not parse, a missing key, a bad glob or a `required-by` naming
-/// a spec that `specs` does not list.
+/// Reads the layers file (through ConfigDocument). InputError
+/// `<Path>:<line>:<col>: <problem>` for a file that does not parse, a
+/// missing or unknown key, a bad glob or a `required-by` naming a spec that
+/// `specs` does not list.
 llvm::Expected<ValidationLayers> loadValidationLayers(const std::string &Path);
-
-/// The built-in layers file: `$OPMIG_RULES_DIR`, else `CompiledRulesDir`,
-/// then `review/validation-layers.yaml`.
-std::string builtinLayersFile(const std::string &CompiledRulesDir);
 
 struct LayerCoverage {
   std::string Id, Title, Spec;           ///< The layer's.
