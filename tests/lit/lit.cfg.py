@@ -15,6 +15,8 @@
 #   %{fixtures}  tests/fixtures
 #   %{lines}     Inputs/closure_lines.py: the JSON of `analyze --format
 #                json` as one fact per line, for FileCheck
+#   %{exit-is} N Inputs/exit_is.py: runs the command after it and fails
+#                unless it exits with N (`not` only tells nonzero)
 #   %{python}    the Python that runs lit
 #   %{cuda}      the CUDA toolkit: $CUDA_HOME, else /usr/local/cuda
 #
@@ -55,6 +57,7 @@ config.substitutions.extend(
         ("%{stubs}", f"-- -isystem {stubs}"),
         ("%{fixtures}", config.opmig_fixtures_dir),
         ("%{lines}", f"{python} {os.path.join(inputs, 'closure_lines.py')}"),
+        ("%{exit-is}", f"{python} {os.path.join(inputs, 'exit_is.py')}"),
         ("%{python}", python),
     ]
 )
