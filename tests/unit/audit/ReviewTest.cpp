@@ -439,33 +439,33 @@ TEST(ReviewTest, NoSpecOrAnUnknownOneRequiresEveryLayer) {
                 "/layers.yaml (generic, other)");
 }
 
+/// Why the review of `Mig` fails when its layers file holds `Text`.
+std::string layersFileError(const Migration &Mig, const std::string &Text) {
+  writeFile(Mig.Target + "/layers.yaml", Text);
+  llvm::Expected<ReviewResult> R =
+      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
+  if (R) {
+    ADD_FAILURE() << "the review accepted the layers file:\n" << Text;
+    return "";
+  }
+  return llvm::toString(R.takeError());
+}
+
 TEST(ReviewTest, LayersFileNamingAnUnlistedSpecIsAnError) {
   Migration Mig = makeMigration();
   std::string Bad = Layers;
   Bad.replace(Bad.find("required-by: [generic]"), 22, "required-by: [generix]");
-  writeFile(Mig.Target + "/layers.yaml", Bad);
-  llvm::Expected<ReviewResult> R =
-      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
-  ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_EQ(llvm::toString(R.takeError()),
+  EXPECT_EQ(layersFileError(Mig, Bad),
             Mig.Target + "/layers.yaml:8:5: layer smoke: `required-by` names 'generix', which "
                          "`specs` does not list (generic, other)");
-  writeFile(Mig.Target + "/layers.yaml", std::string(Layers).substr(Bad.find("layers:")));
-  R = reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
-  ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_NE(
-      llvm::toString(R.takeError()).find("layers.yaml:1:1: expected a non-empty list `specs`"),
-      std::string::npos);
+  EXPECT_NE(layersFileError(Mig, std::string(Layers).substr(Bad.find("layers:")))
+                .find("layers.yaml:1:1: expected a non-empty list `specs`"),
+            std::string::npos);
 }
 
 TEST(ReviewTest, BadLayersFileNamesItsLine) {
   Migration Mig = makeMigration();
-  writeFile(Mig.Target + "/layers.yaml",
-            "specs: [s]\nlayers:\n  - id: smoke\n    title: t\n    spec: s\n");
-  llvm::Expected<ReviewResult> R =
-      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
-  ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_NE(llvm::toString(R.takeError())
+  EXPECT_NE(layersFileError(Mig, "specs: [s]\nlayers:\n  - id: smoke\n    title: t\n    spec: s\n")
                 .find("layers.yaml:3:5: layer smoke: `requires` must be a non-empty list"),
             std::string::npos);
 }
@@ -474,11 +474,7 @@ TEST(ReviewTest, LayersFileRejectsUnknownKeysAsEveryConfigFileDoes) {
   Migration Mig = makeMigration();
   std::string Typo = Layers;
   Typo.replace(Typo.find("test-names: [\"*smoke*\"]"), 11, "test-name:");
-  writeFile(Mig.Target + "/layers.yaml", Typo);
-  llvm::Expected<ReviewResult> R =
-      reviewMigration(options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml"));
-  ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_EQ(llvm::toString(R.takeError()),
+  EXPECT_EQ(layersFileError(Mig, Typo),
             Mig.Target + "/layers.yaml:9:5: unknown key 'test-name' in 'layers[0]'; did you mean "
                          "'test-names'?");
 }
