@@ -24,7 +24,7 @@ the line below the check):
   <path>:<line>: sibling <name>[ needs <a, b>][ would bring <x, y>]
   <path>:<line>: drops include <spelling> (<header>)
   <path>:<line>: includes <class> <header>
-  <path>:<line>: <severity>: <message> (<side>)
+  <path>:<line>: <severity>: <message> (<side>)  a parse error, side host|device
 
 File facts are sorted by path, then line, then text, so the checks of a
 test follow its files in path order. Reads the document from the file
@@ -99,8 +99,9 @@ def file_facts(doc):
         yield judged["tu"], 0, "nvcc " + verdict
     for diagnostic in doc["diagnostics"]:
         text = f"{diagnostic['severity']}: {diagnostic['message']}"
-        if diagnostic["side"]:
-            text += f" ({diagnostic['side']})"
+        side = diagnostic["rule"].removesuffix("-parse-error")
+        if side != diagnostic["rule"]:
+            text += f" ({side})"
         yield diagnostic["file"] or "-", diagnostic["line"], text
 
 
