@@ -15,7 +15,8 @@ the line below the check):
   <path>: file <role>                a closure file
   <path>: provides <specialization>
   <path>: left behind
-  <path>: nvcc accepted|rejected[: first error]
+  <path>: nvcc accepted|rejected[: first error]   a TU Clang rejected
+  <path>: nvcc not asked             (--no-nvcc, or no nvcc found)
   <path>: warning: <message>         a diagnostic without a line
   <path>:<line>: entry <requested> -> <function> via <via>
   <path>:<line>: registers <requested>
@@ -157,6 +158,9 @@ def file_facts(doc, fields, source):
         yield sibling["file"], sibling["line"], text
     yield from external_facts(doc, fields, source)
     for judged in doc["nvcc_judged"]:
+        if not judged["judged"]:
+            yield judged["tu"], 0, "nvcc not asked"
+            continue
         verdict = "accepted" if judged["accepted"] else "rejected"
         if judged["first_error"]:
             verdict += ": " + judged["first_error"]
