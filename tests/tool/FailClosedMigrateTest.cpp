@@ -277,7 +277,9 @@ TEST_F(FailClosedMigrateTest, KeywordsAreNoDomainOrNamespace) {
   for (const char *Spec : {"sample_ops=cache_dit::class", "sample_ops=namespace"}) {
     ToolResult Rename = migrate({"--rename-namespace", Spec});
     EXPECT_EQ(Rename.ExitCode, 2) << Spec;
-    EXPECT_TRUE(contains(Rename.Stderr, "invalid --rename-namespace")) << Rename.Stderr;
+    EXPECT_TRUE(contains(Rename.Stderr, "invalid namespace rename '" + std::string(Spec) +
+                                            "' (--rename-namespace)"))
+        << Rename.Stderr;
   }
   EXPECT_EQ(fullListing(Parent), Before);
 }
@@ -294,7 +296,9 @@ TEST_F(FailClosedMigrateTest, TargetInsideItsSourceIsRefused) {
   Box.Target = Box.Source + "/port";
   ToolResult R = migrate();
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout;
-  EXPECT_TRUE(contains(R.Stderr, "is inside --source")) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, " (--target) is inside the source folder " + Box.Source +
+                                     " (--source); migrate into a repository outside"))
+      << R.Stderr;
   EXPECT_TRUE(fs::is_empty(Box.Target));
 }
 
@@ -326,7 +330,9 @@ TEST(FailClosedAnalyzeTest, InvalidGpuArchIsAnInputError) {
     ToolResult R = runOpmig(
         {"analyze", "--source", "samples/upstream", "--entry", "rms_norm", "--gpu-arch", Arch});
     EXPECT_EQ(R.ExitCode, 2) << Arch;
-    EXPECT_TRUE(contains(R.Stderr, "invalid --gpu-arch")) << R.Stderr;
+    EXPECT_TRUE(contains(R.Stderr, "invalid GPU architecture '" + std::string(Arch) +
+                                       "' (--gpu-arch); name an NVIDIA architecture"))
+        << R.Stderr;
   }
 }
 
