@@ -12,6 +12,7 @@
 #include "ExitCodes.h"
 #include "OutputFile.h"
 #include "opmig/audit/AuditReport.h"
+#include "opmig/audit/Baseline.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/GateReport.h"
 #include "opmig/audit/Review.h"
