@@ -41,8 +41,8 @@ llvm::Expected<std::set<std::string>> changedFiles(const std::string &Root,
     return inputError("comparing with a git ref", inputs::ChangedSince,
                       " needs git, which is not installed");
   if ((*Diff)->ExitCode != 0)
-    return inputError("git cannot compare '", Root, "' with ", Ref, inputs::ChangedSince, ": ",
-                      llvm::StringRef((*Diff)->Stderr).trim().str());
+    return inputError("git cannot compare '", Root, "' with '", Ref, "'", inputs::ChangedSince,
+                      ": ", llvm::StringRef((*Diff)->Stderr).trim().str());
   auto Untracked = runGit(Root, {"ls-files", "-z", "--others", "--exclude-standard"});
   if (!Untracked)
     return Untracked.takeError();

@@ -260,7 +260,7 @@ TEST(AuditToolTest, ChangedSinceKeepsOnlyChangedAndUntrackedFiles) {
   EXPECT_EQ(Doc["findings"][1]["file"], "docs/new.md");
   ToolResult BadRef = runOpmig(auditArgs(Root, Rules, {"--changed-since", "no-such-ref"}));
   EXPECT_EQ(BadRef.ExitCode, 2);
-  EXPECT_NE(BadRef.Stderr.find("' with no-such-ref (--changed-since): "), std::string::npos)
+  EXPECT_NE(BadRef.Stderr.find("' with 'no-such-ref' (--changed-since): "), std::string::npos)
       << BadRef.Stderr;
 }
 
