@@ -625,11 +625,12 @@ void Analysis::reportLeftBehind(AnalysisResult &R, const SymbolClosure &Closure,
 llvm::Error checkToolchainOptions(const AnalyzeOptions &Options) {
   if (!Options.CudaPath.empty() &&
       !llvm::sys::fs::exists(Options.CudaPath + "/include/cuda_runtime.h"))
-    return inputError("--cuda-path '", Options.CudaPath,
-                      "' has no include/cuda_runtime.h; pass the CUDA toolkit root");
+    return inputError("the CUDA path '", Options.CudaPath, "'", inputs::CudaPath,
+                      " has no include/cuda_runtime.h; pass the CUDA toolkit root");
   for (const std::string &Dir : Options.TorchIncludeDirs)
     if (!llvm::sys::fs::is_directory(Dir))
-      return inputError("--torch-include '", Dir, "' is not a directory");
+      return inputError("the torch include directory '", Dir, "'", inputs::TorchIncludeDirs,
+                        " is not a directory");
   return llvm::Error::success();
 }
 
@@ -638,11 +639,11 @@ llvm::Error checkToolchainOptions(const AnalyzeOptions &Options) {
 static llvm::Error checkEntryOptions(const AnalyzeOptions &Options) {
   for (const std::string &Entry : Options.Entries)
     if (llvm::StringRef(Entry).trim().ltrim(':').empty())
-      return inputError("--entry '", Entry,
-                        "' is empty; name a C++ function (e.g. ns::scale) or a registered op");
+      return inputError("the entry '", Entry, "'", inputs::Entries,
+                        " is empty; name a C++ function (e.g. ns::scale) or a registered op");
   if (!Options.GpuArch.empty() && !isCudaArch(Options.GpuArch))
-    return inputError("invalid --gpu-arch '", Options.GpuArch,
-                      "'; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
+    return inputError("invalid GPU architecture '", Options.GpuArch, "'", inputs::GpuArch,
+                      "; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
   return llvm::Error::success();
 }
 

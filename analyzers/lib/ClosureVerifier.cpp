@@ -144,7 +144,7 @@ llvm::Error Verifier::copySliced(const std::string &File, const std::string &To)
 llvm::Expected<std::string> Verifier::makeScratch(const std::vector<std::string> &Files) const {
   llvm::SmallString<256> Scratch;
   if (std::error_code EC = fs::createUniqueDirectory("opmig-verify", Scratch))
-    return llvm::createStringError(EC, "cannot create a scratch directory for --verify");
+    return llvm::createStringError(EC, "cannot create a scratch directory to build the closure in");
   for (const std::string &File : Files) {
     std::string To = (Scratch + "/" + File).str();
     if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(To)))

@@ -11,6 +11,7 @@
 
 #include "opmig/analyze/CompileFlags.h"
 
+#include "opmig/analyze/Analyzer.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/JsonText.h"
 #include "opmig/support/NvccOptions.h"
@@ -365,7 +366,8 @@ llvm::Expected<CompileDatabase> loadCompileDatabase(const std::string &BuildDir)
   llvm::sys::path::append(PathStorage, "compile_commands.json");
   std::string Path(PathStorage);
   auto Fail = [&](const std::string &Reason, const char *Fix) {
-    return opmig::inputError("cannot use compile database ", Path, ": ", Reason, "; ", Fix);
+    return opmig::inputError("cannot use compile database ", Path, inputs::BuildDir, ": ", Reason,
+                             "; ", Fix);
   };
   if (!llvm::sys::fs::is_directory(BuildDir))
     return Fail(BuildDir + " is not a directory",

@@ -1,5 +1,6 @@
 #include "opmig/analyze/EntryResolver.h"
 
+#include "opmig/analyze/Analyzer.h"
 #include "opmig/support/Errors.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -86,7 +87,7 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
     if (!Match.Usrs.empty() && Match.Entry.Function != Fn.Name)
       return inputError("op '", Requested, "' is bound to two functions: ", Match.Entry.Function,
                         " and ", Fn.Name, " (", where(Tree, Reg.File, Reg.Line),
-                        "); pass the C++ function name as --entry instead");
+                        "); name the C++ function as the entry", inputs::Entries, " instead");
     Match.Entry.Function = Fn.Name;
     Match.Entry.Via = Reg.Via;
     Match.Entry.Loc = {Tree.relative(Fn.File), Fn.Line};
@@ -98,7 +99,8 @@ llvm::Expected<EntryMatch> resolveThroughRegistration(const std::string &Request
     return inputError("op '", Requested, "' is declared at ", Match.Entry.RegisteredAt[0].File, ":",
                       std::to_string(Match.Entry.RegisteredAt[0].Line),
                       " but no registration binds it to a named C++ function (a lambda?); "
-                      "pass the C++ function it calls as --entry");
+                      "name the C++ function it calls as the entry",
+                      inputs::Entries);
   return Match;
 }
 

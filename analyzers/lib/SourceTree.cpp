@@ -1,6 +1,7 @@
 #include "opmig/analyze/SourceTree.h"
 
 #include "TreeLocations.h"
+#include "opmig/analyze/Analyzer.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/SourceFiles.h"
 
@@ -142,14 +143,14 @@ void readGitmodules(SourceTree &Tree) {
 
 llvm::Expected<SourceTree> readSourceTree(const std::string &Root) {
   if (!fs::is_directory(Root))
-    return inputError("--source '", Root,
-                      "' is not a readable directory; pass the root of the upstream tree");
+    return inputError("the source folder '", Root, "'", inputs::SourceRoot,
+                      " is not a readable directory; pass the root of the upstream tree");
   // Listing it tells a folder that cannot be read from one with no sources.
   std::error_code EC;
   fs::directory_iterator Probe(Root, EC);
   if (EC)
-    return inputError("--source '", Root, "' cannot be read: ", EC.message(),
-                      "; check its permissions");
+    return inputError("the source folder '", Root, "'", inputs::SourceRoot,
+                      " cannot be read: ", EC.message(), "; check its permissions");
   SourceTree Tree;
   Tree.Root = realPathOf(Root);
   readGitmodules(Tree);
@@ -161,9 +162,9 @@ llvm::Expected<SourceTree> readSourceTree(const std::string &Root) {
                            Tree.SubmoduleDirs.end());
   if (std::none_of(Tree.Files.begin(), Tree.Files.end(),
                    [](const SourceFile &F) { return F.IsTranslationUnit; }))
-    return inputError("--source '", Root,
-                      "' holds no translation unit (.cu, .cpp, .cc, .cxx); pass the root of "
-                      "the upstream tree");
+    return inputError("the source folder '", Root, "'", inputs::SourceRoot,
+                      " holds no translation unit (.cu, .cpp, .cc, .cxx); pass the root of the "
+                      "upstream tree");
   return Tree;
 }
 

@@ -30,17 +30,19 @@ llvm::Expected<std::set<std::string>> changedFiles(const std::string &Root,
   // A ref is never an option: `--output=/path` would make git write there.
   if (Ref.empty() || Ref[0] == '-' ||
       llvm::any_of(Ref, [](char C) { return static_cast<unsigned char>(C) < 0x20; }))
-    return inputError("--changed-since '", Ref,
-                      "' is not a git ref; name a branch, tag or commit (e.g. origin/main)");
+    return inputError("'", Ref, "'", inputs::ChangedSince,
+                      " is not a git ref to compare with; name a branch, tag or commit (e.g. "
+                      "origin/main)");
   auto Diff =
       runGit(Root, {"diff", "--name-only", "-z", "--relative", "--end-of-options", Ref, "--"});
   if (!Diff)
     return Diff.takeError();
   if (!*Diff)
-    return inputError("--changed-since needs git, which is not installed");
+    return inputError("comparing with a git ref", inputs::ChangedSince,
+                      " needs git, which is not installed");
   if ((*Diff)->ExitCode != 0)
-    return inputError("--changed-since ", Ref, ": git cannot compare '", Root,
-                      "' with it: ", llvm::StringRef((*Diff)->Stderr).trim().str());
+    return inputError("git cannot compare '", Root, "' with '", Ref, "'", inputs::ChangedSince,
+                      ": ", llvm::StringRef((*Diff)->Stderr).trim().str());
   auto Untracked = runGit(Root, {"ls-files", "-z", "--others", "--exclude-standard"});
   if (!Untracked)
     return Untracked.takeError();
@@ -72,8 +74,8 @@ llvm::Error checkProfile(const std::vector<Rule> &Rules, const std::string &Prof
     return llvm::Error::success();
   Known.erase("any");
   Known.insert("any");
-  return inputError("unknown profile '", Profile,
-                    "'; the loaded rules know: ", llvm::join(Known, ", "));
+  return inputError("unknown profile '", Profile, "'", inputs::Profile,
+                    "; the loaded rules know: ", llvm::join(Known, ", "));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "opmig/audit/Baseline.h"
 
 #include "nlohmann/json.hpp"
+#include "opmig/audit/Audit.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/JsonText.h"
 
@@ -31,25 +32,29 @@ llvm::Expected<std::set<std::string>> parseBaseline(llvm::StringRef Text,
                                                     const std::string &Origin) {
   llvm::Expected<nlohmann::json> Parsed = parseJsonText(Text, Origin);
   if (!Parsed)
-    return inputError("cannot read baseline: ", llvm::toString(Parsed.takeError()));
+    return inputError("cannot read the baseline", inputs::BaselinePath, ": ",
+                      llvm::toString(Parsed.takeError()));
   try {
     const nlohmann::json &Doc = *Parsed;
     if (!Doc.is_object() || Doc.value("schema", "") != BaselineSchemaVersion)
-      return inputError("baseline '", Origin, "' is not an ", BaselineSchemaVersion,
-                        " document; write one with opmig audit --write-baseline");
+      return inputError("the baseline '", Origin, "'", inputs::BaselinePath, " is not an ",
+                        BaselineSchemaVersion, " document; record one from the audit's findings",
+                        inputs::WriteBaseline);
     std::set<std::string> Known;
     for (const nlohmann::json &Entry : Doc.at("findings"))
       Known.insert(Entry.at("fingerprint").get<std::string>());
     return Known;
   } catch (const nlohmann::json::exception &E) {
-    return inputError("cannot read baseline '", Origin, "': ", E.what());
+    return inputError("cannot read the baseline '", Origin, "'", inputs::BaselinePath, ": ",
+                      E.what());
   }
 }
 
 llvm::Expected<std::set<std::string>> readBaseline(const std::string &Path) {
   auto Buffer = llvm::MemoryBuffer::getFile(Path, /*IsText=*/true);
   if (!Buffer)
-    return inputError("cannot read baseline '", Path, "': ", Buffer.getError().message());
+    return inputError("cannot read the baseline '", Path, "'", inputs::BaselinePath, ": ",
+                      Buffer.getError().message());
   return parseBaseline((*Buffer)->getBuffer(), Path);
 }
 

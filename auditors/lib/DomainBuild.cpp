@@ -128,8 +128,8 @@ size_t BuildCheckResult::compiling() const {
 
 llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options) {
   if (!Options.GpuArch.empty() && !isCudaArch(Options.GpuArch))
-    return inputError("invalid --gpu-arch '", Options.GpuArch,
-                      "'; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
+    return inputError("invalid GPU architecture '", Options.GpuArch, "'", inputs::BuildGpuArch,
+                      "; name an NVIDIA architecture such as sm_80, sm_90 or sm_90a");
   return llvm::Error::success();
 }
 
@@ -140,7 +140,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   std::string Target = absolute(TargetArg);
   std::vector<std::string> TUs = domainTUs(M, Target);
   if (!Options)
-    Result.NotRunBecause = "--no-compile-check";
+    Result.NotRunBecause = "not asked for";
   else if (!M.Build)
     Result.NotRunBecause = "the manifest records no build flags (written by an older opmig); "
                            "re-run opmig migrate to record them";
@@ -154,8 +154,8 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   if (Result.Nvcc.empty())
     Result.NotRunBecause = "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)";
   else if (Toolchain.Torch.IncludeDirs.empty() && !namesIncludeDir(Options->ExtraArgs))
-    Result.NotRunBecause = "no torch headers (no torch package for python3, no --torch-include, "
-                           "no include dir after --)";
+    Result.NotRunBecause = "no torch headers (no torch package for python3, no torch include "
+                           "dir given, no include dir among the Clang arguments)";
   if (!Result.NotRunBecause.empty())
     return notRun(std::move(Result));
   TreeCompileRequest Request;

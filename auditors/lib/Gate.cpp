@@ -57,7 +57,8 @@ std::vector<PathGlob> excludeGlobs(const GateConfig &Config) {
 /// message naming the domain.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
                               const std::vector<PathGlob> &Exclude, const std::string &LayersFile,
-                              GateResult &Result, std::vector<Finding> &Findings) {
+                              const ReviewCommandFor &ReviewCommand, GateResult &Result,
+                              std::vector<Finding> &Findings) {
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   for (const std::string &Domain : Domains) {
@@ -73,7 +74,7 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
       return Review.takeError();
     for (Finding F : Review->Findings) {
       F.Message = "domain " + Domain + ": " + F.Message;
-      F.Fix = "run opmig review --target . --domain " + Domain + " and fix what it reports";
+      F.Fix = "run " + ReviewCommand(Domain) + " and fix what it reports";
       Findings.push_back(std::move(F));
     }
     Result.Reviews.push_back(std::move(*Review));
@@ -85,7 +86,8 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
 
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &RootArg,
                                    const std::string &BuiltinRulesDir,
-                                   const std::string &LayersFile) {
+                                   const std::string &LayersFile,
+                                   const ReviewCommandFor &ReviewCommand) {
   std::vector<std::string> RulePaths{BuiltinRulesDir};
   for (const std::string &Extra : Config.Rules)
     RulePaths.push_back(pathUnderRoot(RootArg, Extra));
@@ -119,7 +121,8 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
   // audit's (which their line's text anchors).
   std::vector<Finding> Added;
   if (Config.RunReview)
-    if (llvm::Error E = addReviewFindings(Config, Root, Exclude, LayersFile, Result, Added))
+    if (llvm::Error E =
+            addReviewFindings(Config, Root, Exclude, LayersFile, ReviewCommand, Result, Added))
       return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);

@@ -68,7 +68,8 @@ llvm::Expected<Located> locateManifest(const ReviewOptions &Options) {
   if (Matches.size() > 1)
     return inputError("two manifests of domain '", Options.Domain, "': ", Matches[0].Path, " and ",
                       Matches[1].Path,
-                      "; exclude the copy that is not the migration from the review");
+                      "; exclude the copy that is not the migration from the review",
+                      inputs::ReviewExclude);
   return std::move(Matches.front());
 }
 

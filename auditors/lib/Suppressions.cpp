@@ -100,7 +100,7 @@ void applySuppressions(const Repository &Repo, const std::set<std::string> &Rule
           AboutSuppressions.push_back(aboutSuppression(
               S, UnusedSuppressionId, Severity::Warning,
               "suppression of " + Id + " names no known rule, so it suppresses nothing",
-              "correct the rule id (opmig audit --format json lists the rules), or remove the "
+              "correct the rule id (the JSON and SARIF reports list the rules), or remove the "
               "suppression"));
           continue;
         }

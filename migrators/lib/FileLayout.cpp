@@ -1,5 +1,6 @@
 #include "opmig/migrate/FileLayout.h"
 
+#include "opmig/migrate/Migrator.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/Paths.h"
 
@@ -62,9 +63,9 @@ std::string commonFolder(const std::vector<std::string> &Paths) {
 
 llvm::Expected<std::string> parseFlattenPrefix(const std::string &Spec) {
   auto Invalid = [&](const char *Why) {
-    return inputError("invalid --flatten '", Spec, "': ", Why,
-                      "; pass a folder of the upstream tree relative to --source, e.g. "
-                      "src/kernels");
+    return inputError("invalid folder to flatten '", Spec, "'", inputs::Flatten, ": ", Why,
+                      "; name a folder of the upstream tree relative to its root",
+                      analyze::inputs::SourceRoot, ", e.g. src/kernels");
   };
   llvm::StringRef Prefix(Spec);
   if (llvm::any_of(Prefix, [](char C) { return static_cast<unsigned char>(C) < 0x20; }))
@@ -99,9 +100,9 @@ layoutFiles(const std::vector<std::string> &Files, const std::vector<std::string
   Prefixes.erase(std::unique(Prefixes.begin(), Prefixes.end()), Prefixes.end());
   for (const std::string &Prefix : Prefixes)
     if (llvm::none_of(Files, [&](const std::string &File) { return isBelow(File, Prefix); }))
-      return inputError("--flatten ", Prefix,
-                        ": no file the migration ports is under this folder; the folders "
-                        "of the ported files: ",
+      return inputError("the folder to flatten ", Prefix, inputs::Flatten,
+                        ": no file the migration ports is under it; the folders of the ported "
+                        "files: ",
                         listFolders(foldersOf(Files)));
 
   std::string Common = commonFolder(Files);
@@ -117,10 +118,11 @@ layoutFiles(const std::vector<std::string> &Files, const std::vector<std::string
     auto [It, New] = Landed.try_emplace(Below, File, By != Prefixes.end() ? *By : "");
     if (!New) {
       auto Named = [](const std::string &F, const std::string &P) {
-        return F + (P.empty() ? " (not flattened)" : " (--flatten " + P + ")");
+        return F + (P.empty() ? " (not flattened)" : " (flattened from " + P + ")");
       };
-      return inputError("--flatten: ", Named(It->second.first, It->second.second), " and ",
-                        Named(File, By != Prefixes.end() ? *By : ""), " would both land at ", Below,
+      return inputError("the folders to flatten", inputs::Flatten, " place ",
+                        Named(It->second.first, It->second.second), " and ",
+                        Named(File, By != Prefixes.end() ? *By : ""), " both at ", Below,
                         "; flatten fewer or deeper folders");
     }
     Layout[File] = std::move(Below);

@@ -2,6 +2,7 @@
 
 #include "CppNames.h"
 #include "opmig/migrate/FileLayout.h"
+#include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/TemplateRenderer.h"
 #include "opmig/support/Errors.h"
 
@@ -86,12 +87,12 @@ llvm::Error checkDomainName(const std::string &Domain) {
       !D.empty() && D.size() <= 64 && llvm::isLower(D.front()) &&
       llvm::all_of(D, [](char C) { return llvm::isLower(C) || llvm::isDigit(C) || C == '_'; });
   if (Valid && isCppKeyword(D))
-    return inputError("invalid --domain '", Domain,
-                      "': it is a C++ keyword, and the domain becomes a C++ namespace; pick "
+    return inputError("invalid domain name '", Domain, "'", inputs::Domain,
+                      ": it is a C++ keyword, and the domain becomes a C++ namespace; pick "
                       "another name");
   if (!Valid)
-    return inputError("invalid --domain '", Domain,
-                      "': use a lower-case identifier such as 'attn' or 'fp8_comm' (it becomes a "
+    return inputError("invalid domain name '", Domain, "'", inputs::Domain,
+                      ": use a lower-case identifier such as 'attn' or 'fp8_comm' (it becomes a "
                       "folder, a C++ namespace and a Python module name)");
   return llvm::Error::success();
 }
@@ -101,8 +102,8 @@ llvm::Expected<NamespaceRename> parseNamespaceRename(const std::string &Spec) {
   From.consume_front("::");
   To.consume_front("::");
   if (!isQualifiedName(From) || !isQualifiedName(To))
-    return inputError("invalid --rename-namespace '", Spec,
-                      "': expected OLD=NEW with C++ namespace names that are no keywords, "
+    return inputError("invalid namespace rename '", Spec, "'", inputs::Renames,
+                      ": expected OLD=NEW with C++ namespace names that are no keywords, "
                       "e.g. nunchaku::kernels=svdq::kernels");
   return NamespaceRename{From.str(), To.str()};
 }
@@ -158,7 +159,7 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
   // A rename of a namespace the closure never opens would do nothing.
   for (const NamespaceRename &R : Options.ExplicitRenames)
     if (!closureOpens(Analysis, R.From))
-      return inputError("--rename-namespace ", R.From, "=", R.To,
+      return inputError("the namespace rename ", R.From, "=", R.To, inputs::Renames,
                         ": the closure opens no namespace '", R.From,
                         "', so nothing would be renamed; namespaces it opens: ",
                         llvm::join(closureNamespaces(Analysis), ", "));
@@ -173,9 +174,9 @@ llvm::Expected<MigrationPlan> planMigration(const analyze::AnalysisResult &Analy
   for (const std::string &Name : Options.Unregistered)
     if (llvm::none_of(Analysis.Entries,
                       [&](const analyze::ResolvedEntry &E) { return E.Requested == Name; }))
-      return inputError("--no-register '", Name,
-                        "' is not one of the --entry values; pass it "
-                        "exactly as given with --entry");
+      return inputError("the unregistered entry '", Name, "'", inputs::Unregistered,
+                        " is not one of the entries", analyze::inputs::Entries,
+                        "; name it exactly as the entry was given");
   std::set<std::string> Seen;
   for (const analyze::ResolvedEntry &Entry : Analysis.Entries) {
     if (llvm::is_contained(Options.Unregistered, Entry.Requested)) {

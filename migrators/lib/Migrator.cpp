@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <tuple>
 
 namespace opmig::migrate {
 
@@ -95,6 +96,16 @@ llvm::Expected<std::optional<std::string>> readIfExists(const std::string &Path)
   return std::optional<std::string>((*Buffer)->getBuffer().str());
 }
 
+/// " or other folders to flatten", when the migration flattens some.
+InputText otherFlattenedFolders(const std::vector<std::string> &Flatten) {
+  InputText Text;
+  if (!Flatten.empty()) {
+    Text += " or other folders to flatten";
+    Text += inputs::Flatten;
+  }
+  return Text;
+}
+
 /// What the target had before, as the previous manifest recorded it.
 struct PreviousRun {
   std::optional<Manifest> Recorded;
@@ -156,11 +167,12 @@ private:
 
 llvm::Error Pipeline::checkTarget() {
   if (!fs::is_directory(Options.TargetRoot))
-    return inputError("--target ", Options.TargetRoot,
+    return inputError("the target ", Options.TargetRoot, inputs::TargetRoot,
                       " is not a directory; pass the root of the repository to migrate into");
   llvm::SmallString<256> Real;
   if (std::error_code EC = fs::real_path(Options.TargetRoot, Real))
-    return inputError("cannot resolve --target ", Options.TargetRoot, ": ", EC.message());
+    return inputError("cannot resolve the target ", Options.TargetRoot, inputs::TargetRoot, ": ",
+                      EC.message());
   TargetRoot = std::string(Real);
   if (llvm::Error E = checkTargetOutsideSource())
     return E;
@@ -189,11 +201,12 @@ llvm::Error Pipeline::checkTarget() {
 llvm::Error Pipeline::checkTargetOutsideSource() {
   llvm::SmallString<256> Source;
   if (fs::real_path(Options.Analysis.SourceRoot, Source))
-    return llvm::Error::success(); // The analysis reports a missing --source.
+    return llvm::Error::success(); // The analysis reports a missing source folder.
   SourceRoot = std::string(Source);
   if (TargetRoot == SourceRoot || llvm::StringRef(TargetRoot).starts_with(SourceRoot + "/"))
-    return inputError("--target ", Options.TargetRoot, " is inside --source ",
-                      Options.Analysis.SourceRoot,
+    return inputError("the target ", Options.TargetRoot, inputs::TargetRoot,
+                      " is inside the source folder ", Options.Analysis.SourceRoot,
+                      analyze::inputs::SourceRoot,
                       "; migrate into a repository outside the upstream tree");
   return llvm::Error::success();
 }
@@ -204,20 +217,23 @@ llvm::Error Pipeline::checkChangesOutsideSource() const {
   llvm::StringRef Inside = llvm::StringRef(SourceRoot).drop_front(TargetRoot.size() + 1);
   for (const PlannedChange &C : R.Changes)
     if (C.Path == Inside || llvm::StringRef(C.Path).starts_with((Inside + "/").str()))
-      return inputError("the migration would write ", C.Path, " inside --source ",
-                        Options.Analysis.SourceRoot, "; pick another --domain or profile");
+      return inputError("the migration would write ", C.Path, " inside the source folder ",
+                        Options.Analysis.SourceRoot, analyze::inputs::SourceRoot,
+                        "; pick another domain name", inputs::Domain, " or profile",
+                        inputs::Profile);
   return llvm::Error::success();
 }
 
-/// --upstream-repo and --upstream-commit become the first line of every
+/// The upstream repository and commit become the first line of every
 /// migrated file (`// Migrated by opmig from REPO at COMMIT: path`): a
 /// newline there would make the rest of the value code.
 llvm::Error checkProvenanceValues(const MigrateOptions &Options) {
-  for (auto [Name, Value] : {std::pair{"--upstream-repo", &Options.UpstreamRepo},
-                             std::pair{"--upstream-commit", &Options.UpstreamCommit}})
+  for (auto [Name, Input, Value] :
+       {std::tuple{"upstream repository", inputs::UpstreamRepo, &Options.UpstreamRepo},
+        std::tuple{"upstream commit", inputs::UpstreamCommit, &Options.UpstreamCommit}})
     if (size_t At = firstControlCharacter(*Value); At != llvm::StringRef::npos)
       return inputError("invalid ", Name, " '", llvm::StringRef(*Value).take_front(At).str(),
-                        "...': it holds a control character (byte ", std::to_string(At),
+                        "...'", Input, ": it holds a control character (byte ", std::to_string(At),
                         "), and the value becomes a comment line in every migrated file");
   return llvm::Error::success();
 }
@@ -232,7 +248,9 @@ llvm::Error Pipeline::analyze() {
     return inputError(
         "the analysis of ", Options.Analysis.SourceRoot,
         " is partial, so the closure may miss files: ", llvm::join(R.Analysis.PartialReasons, "; "),
-        ". Give the flags the tree needs (-p, or after --), or pass --allow-partial");
+        ". Give the tree's compile database", analyze::inputs::BuildDir,
+        " or the Clang flags it needs", analyze::inputs::ExtraArgs, ", or accept a partial closure",
+        inputs::AllowPartial);
   return llvm::Error::success();
 }
 
@@ -249,7 +267,7 @@ llvm::Error Pipeline::loadPreviousManifest() {
     return M.takeError();
   if (M->Profile != P.Name)
     return inputError("domain '", R.Plan.Domain, "' was migrated with profile '", M->Profile, "' (",
-                      Full, "); migrate it again with --profile ", M->Profile);
+                      Full, "); migrate it again with that profile", inputs::Profile);
   R.HadManifest = true;
   Previous.Recorded = std::move(*M);
   return llvm::Error::success();
@@ -277,8 +295,8 @@ llvm::Expected<std::vector<std::string>> Pipeline::generatedPaths() {
         if (Target == *Path)
           return inputError("upstream file ", Up, " would be migrated to ", Target, ", which the ",
                             P.Name,
-                            " profile generates; rename it upstream or pick another --domain",
-                            Flatten.empty() ? "" : " or other --flatten folders");
+                            " profile generates; rename it upstream or pick another domain name",
+                            inputs::Domain, otherFlattenedFolders(Flatten));
       Paths.push_back(std::move(*Path));
     }
   }

@@ -5,6 +5,7 @@
 #include "TensorWrites.h"
 #include "UpstreamSchema.h"
 #include "opmig/analyze/TUParser.h"
+#include "opmig/migrate/Migrator.h"
 #include "opmig/support/Errors.h"
 
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
@@ -288,18 +289,16 @@ llvm::Error withCallersHint(llvm::Error E, const analyze::ResolvedEntry &Entry) 
   if (Entry.Callers.empty())
     return E;
   return llvm::handleErrors(std::move(E), [&](const InputError &Problem) -> llvm::Error {
-    std::string Message;
-    llvm::raw_string_ostream OS(Message);
-    Problem.log(OS);
     std::vector<std::string> Callers;
     for (const analyze::EntryCaller &Caller : Entry.Callers)
       Callers.push_back(Caller.Name + " (" + Caller.Loc.File + ":" +
                         std::to_string(Caller.Loc.Line) + ")");
-    return inputError(Message, ". It is called by ", llvm::join(Callers, ", "),
-                      ": if that is the torch-facing function, pass it as --entry instead; to "
-                      "port this entry without an op (a wrapper of the target calls it), add "
-                      "--no-register ",
-                      Entry.Requested);
+    return inputError(Problem.text(), ". It is called by ", llvm::join(Callers, ", "),
+                      ": if that is the torch-facing function, name it as the entry",
+                      analyze::inputs::Entries,
+                      " instead; to port this entry without an op (a wrapper of the target calls "
+                      "it), leave ",
+                      Entry.Requested, " unregistered", inputs::Unregistered);
   });
 }
 

@@ -10,6 +10,7 @@
 #include "opmig/migrate/TargetEdits.h"
 
 #include "PythonAnchors.h"
+#include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/TemplateRenderer.h"
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Errors.h"
@@ -56,10 +57,17 @@ struct EditedFile {
 };
 
 llvm::Error anchorNotFound(const EditJob &Job, llvm::ArrayRef<std::string> Anchors,
-                           llvm::StringRef Why) {
-  return inputError(Job.Path, ": anchor '", llvm::join(Anchors, "' or '"),
-                    "' not found: ", Why.str(), " (edit '", Job.Spec->Id, "' of profile '",
-                    Job.ProfileName, "')");
+                           const InputText &Why) {
+  return inputError(Job.Path, ": anchor '", llvm::join(Anchors, "' or '"), "' not found: ", Why,
+                    " (edit '", Job.Spec->Id, "' of profile '", Job.ProfileName, "')");
+}
+
+/// "bootstrapping<Rest>", naming the option that asks for it.
+InputText bootstrapping(llvm::StringRef Rest) {
+  InputText Text("bootstrapping");
+  Text += inputs::Bootstrap;
+  Text += Rest;
+  return Text;
 }
 
 std::string templatePath(const Profile &P, llvm::StringRef Relative) {
@@ -142,8 +150,9 @@ llvm::Expected<Placement> locateMarkdownTable(const FileLines &File, llvm::Strin
     return Placement{I + 1, indentationOf(File.text(I)).str()};
   }
   return anchorNotFound(Job, Job.Spec->Anchors,
-                        SectionLevel ? "no table under the heading '" + Heading.str() + "'"
-                                     : "no heading '" + Heading.str() + "'");
+                        InputText(SectionLevel
+                                      ? "no table under the heading '" + Heading.str() + "'"
+                                      : "no heading '" + Heading.str() + "'"));
 }
 
 /// Breaks line `At` (1-based) at its byte column, the rest going to a new
@@ -322,7 +331,7 @@ public:
   }
 
   /// What CheckOnly found missing, one line each.
-  const std::vector<std::string> &gaps() const { return Gaps; }
+  const std::vector<InputText> &gaps() const { return Gaps; }
 
 private:
   const Profile &P;
@@ -334,7 +343,7 @@ private:
   std::set<std::string> OwnedPaths;
   std::map<std::string, EditedFile> Edited;
   std::vector<std::string> EditOrder;
-  std::vector<std::string> Gaps;
+  std::vector<InputText> Gaps;
   std::set<std::string> MissingFiles; ///< Required and reported missing.
   PythonAnchorLocator Python;
 
@@ -342,10 +351,8 @@ private:
   llvm::Error gap(llvm::Error E) {
     if (!Mode.CheckOnly)
       return E;
-    return llvm::handleErrors(std::move(E), [&](const InputError &Gap) {
-      llvm::raw_string_ostream OS(Gaps.emplace_back());
-      Gap.log(OS);
-    });
+    return llvm::handleErrors(std::move(E),
+                              [&](const InputError &Gap) { Gaps.push_back(Gap.text()); });
   }
 
   llvm::Error requireFile(const RequiredFile &Required) {
@@ -355,8 +362,12 @@ private:
       return llvm::Error::success();
     if (!Mode.Bootstrap || Required.Bootstrap.empty()) {
       MissingFiles.insert(Required.Path);
-      return inputError(Required.Path, " is missing",
-                        Required.Bootstrap.empty() ? "" : " (--bootstrap creates it)");
+      InputText Missing(Required.Path + " is missing");
+      if (!Required.Bootstrap.empty()) {
+        Missing += "; ";
+        Missing += bootstrapping(" creates it");
+      }
+      return inputError(Missing);
     }
     llvm::Expected<std::string> Content =
         renderBootstrap(Required.Bootstrap, Required.Path, FileLines());
@@ -483,7 +494,7 @@ private:
     return llvm::Error::success();
   }
 
-  /// The edit's anchor; with --bootstrap, after writing what creates it.
+  /// The edit's anchor; when bootstrapping, after writing what creates it.
   llvm::Expected<Placement> locateOrBootstrap(FileLines &File, const CommentSyntax &Syntax,
                                               const EditJob &Job) {
     const TargetEditSpec &Spec = *Job.Spec;
@@ -493,16 +504,21 @@ private:
     if (!Found || *Found)
       return Found ? llvm::Expected<Placement>(**Found) : Found.takeError();
     if (Spec.Bootstrap.empty())
-      return anchorNotFound(Job, Spec.Anchors, Why);
-    if (!Mode.Bootstrap)
-      return anchorNotFound(Job, Spec.Anchors, Why + " (--bootstrap adds it)");
+      return anchorNotFound(Job, Spec.Anchors, InputText(Why));
+    if (!Mode.Bootstrap) {
+      InputText Advice(Why + "; ");
+      Advice += bootstrapping(" adds it");
+      return anchorNotFound(Job, Spec.Anchors, Advice);
+    }
     for (const BootstrapStep &Step : Spec.Bootstrap)
       if (llvm::Error E = bootstrap(File, Syntax, Job, Step))
         return E;
     Found = findAnchor(File, Spec.Anchors, Job, Python, Why);
     if (!Found || *Found)
       return Found ? llvm::Expected<Placement>(**Found) : Found.takeError();
-    return anchorNotFound(Job, Spec.Anchors, "not even after --bootstrap: " + Why);
+    InputText After("not even after ");
+    After += bootstrapping(": " + Why);
+    return anchorNotFound(Job, Spec.Anchors, After);
   }
 
   llvm::Error bootstrap(FileLines &File, const CommentSyntax &Syntax, const EditJob &Job,
@@ -516,7 +532,7 @@ private:
       return At.takeError();
     if (!*At)
       return anchorNotFound(Job, Step.Anchors,
-                            "--bootstrap has no place for " + Step.Template + ": " + Why);
+                            bootstrapping(" has no place for " + Step.Template + ": " + Why));
     File.insert(outsideBlocks(File, Syntax, (*At)->Line), indentedLines((*At)->Indent, *Content));
     return llvm::Error::success();
   }
@@ -542,38 +558,52 @@ namespace {
 
 /// The gaps a check finds, or an error that is not a gap (a profile whose
 /// template does not render, say).
-llvm::Expected<std::vector<std::string>> conventionGaps(const Profile &P, const json &Context,
-                                                        const std::string &TargetRoot,
-                                                        bool Bootstrap) {
+llvm::Expected<std::vector<InputText>> conventionGaps(const Profile &P, const json &Context,
+                                                      const std::string &TargetRoot,
+                                                      bool Bootstrap) {
   ProfileRenderer Check(P, Context, TargetRoot, {Bootstrap, /*CheckOnly=*/true});
   if (llvm::Expected<std::vector<GeneratedOutput>> Outputs = Check.run(); !Outputs)
     return Outputs.takeError();
   return Check.gaps();
 }
 
+/// What to do about the gaps of a check without bootstrapping.
+llvm::Expected<InputText> conventionAdvice(const Profile &P, const json &Context,
+                                           const std::string &TargetRoot, size_t GapCount) {
+  llvm::Expected<std::vector<InputText>> Left = conventionGaps(P, Context, TargetRoot, true);
+  if (!Left)
+    return Left.takeError();
+  if (Left->empty()) {
+    InputText Advice = bootstrapping(" the target creates all of them; a dry run");
+    Advice += inputs::DryRun;
+    Advice += " shows what it writes";
+    return Advice;
+  }
+  if (Left->size() < GapCount)
+    return bootstrapping(" the target creates those it names; the others need a hand");
+  return InputText("pick the profile the target follows");
+}
+
 } // namespace
 
 llvm::Error checkTargetConvention(const Profile &P, const json &Context,
                                   const std::string &TargetRoot, bool Bootstrap) {
-  llvm::Expected<std::vector<std::string>> Gaps = conventionGaps(P, Context, TargetRoot, Bootstrap);
+  llvm::Expected<std::vector<InputText>> Gaps = conventionGaps(P, Context, TargetRoot, Bootstrap);
   if (!Gaps || Gaps->empty())
     return Gaps.takeError();
-  std::string Advice = "pick the profile the target follows";
-  if (!Bootstrap) {
-    llvm::Expected<std::vector<std::string>> Left = conventionGaps(P, Context, TargetRoot, true);
-    if (!Left)
-      return Left.takeError();
-    if (Left->empty())
-      Advice = "--bootstrap creates all of them (see what it writes with --dry-run --bootstrap)";
-    else if (Left->size() < Gaps->size())
-      Advice = "--bootstrap creates those it names; the others need a hand";
+  llvm::Expected<InputText> Advice = Bootstrap
+                                         ? InputText("pick the profile the target follows")
+                                         : conventionAdvice(P, Context, TargetRoot, Gaps->size());
+  if (!Advice)
+    return Advice.takeError();
+  InputText List;
+  for (const InputText &Gap : *Gaps) {
+    List += "\n  ";
+    List += Gap;
   }
-  std::string List;
-  for (const std::string &Gap : *Gaps)
-    List += "\n  " + Gap;
   return inputError("the target ", TargetRoot, " does not follow the ", P.Name, " convention (",
                     std::to_string(Gaps->size()), Gaps->size() == 1 ? " gap" : " gaps", "):", List,
-                    "\n", Advice);
+                    "\n", *Advice);
 }
 
 } // namespace opmig::migrate

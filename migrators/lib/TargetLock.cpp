@@ -2,6 +2,7 @@
 
 #include "opmig/migrate/TargetLock.h"
 
+#include "opmig/migrate/Migrator.h"
 #include "opmig/support/Errors.h"
 
 #include <cerrno>
@@ -15,14 +16,16 @@ namespace opmig::migrate {
 llvm::Expected<TargetLock> TargetLock::acquire(const std::string &TargetRoot) {
   int Fd = ::open(TargetRoot.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (Fd < 0)
-    return inputError("cannot open --target ", TargetRoot, ": ", std::strerror(errno));
+    return inputError("cannot open the target ", TargetRoot, inputs::TargetRoot, ": ",
+                      std::strerror(errno));
   if (::flock(Fd, LOCK_EX | LOCK_NB) != 0) {
     int Error = errno;
     ::close(Fd);
     if (Error == EWOULDBLOCK)
       return inputError("another opmig migrate is running on ", TargetRoot,
                         "; wait for it to finish and run again");
-    return inputError("cannot lock --target ", TargetRoot, ": ", std::strerror(Error));
+    return inputError("cannot lock the target ", TargetRoot, inputs::TargetRoot, ": ",
+                      std::strerror(Error));
   }
   return TargetLock(Fd);
 }

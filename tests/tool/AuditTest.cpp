@@ -96,7 +96,8 @@ TEST(AuditToolTest, FailOnAndProfileChooseWhatFails) {
   EXPECT_EQ(Demo.ExitCode, 0) << Demo.Stdout;
   ToolResult Unknown = runOpmig(auditArgs(Root, Rules, {"--profile", "nope"}));
   EXPECT_EQ(Unknown.ExitCode, 2);
-  EXPECT_NE(Unknown.Stderr.find("unknown profile 'nope'; the loaded rules know: any, demo, other"),
+  EXPECT_NE(Unknown.Stderr.find("unknown profile 'nope' (--profile); the loaded rules know: any, "
+                                "demo, other"),
             std::string::npos)
       << Unknown.Stderr;
 }
@@ -156,6 +157,42 @@ TEST(AuditToolTest, JsonAndSarifFormats) {
   EXPECT_EQ(runOpmig(auditArgs(Root, Rules, {"--format", "xml"})).ExitCode, 2);
 }
 
+// JUnit fails a rule's testcase exactly when its new findings fail the run:
+// at or above --fail-on, and not baselined.
+TEST(AuditToolTest, JUnitFormatHasATestcasePerRuleThatFailsAsTheExitCodeDoes) {
+  std::string Root = writeTree({{"docs/a.md", "/home/alice\n"}, {"x.py", "# TODO\n"}});
+  std::string Rules = writeRules();
+  ToolResult R = runOpmig(auditArgs(Root, Rules, {"--format", "junit"}));
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_EQ(R.Stdout.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+                           "<testsuites name=\"opmig audit\" ",
+                           0),
+            0u)
+      << R.Stdout;
+  EXPECT_NE(
+      R.Stdout.find("<testcase classname=\"opmig audit\" name=\"demo-abs-path\">\n"
+                    "      <failure type=\"error\" message=\"1 new finding(s)\">docs/a.md:1:1: "
+                    "error: machine-local path /home/alice [demo-abs-path]\n</failure>\n"),
+      std::string::npos)
+      << R.Stdout;
+  // A warning under --fail-on error is listed, not failed.
+  EXPECT_NE(R.Stdout.find("<testcase classname=\"opmig audit\" name=\"demo-todo\">\n"
+                          "      <system-out>x.py:1:3: warning: leftover TODO [demo-todo]\n"
+                          "</system-out>\n"),
+            std::string::npos)
+      << R.Stdout;
+
+  std::string Baseline = makeTempDir() + "/baseline.json";
+  ASSERT_EQ(runOpmig(auditArgs(Root, Rules, {"--write-baseline", Baseline})).ExitCode, 0);
+  ToolResult Known =
+      runOpmig(auditArgs(Root, Rules, {"--format", "junit", "--baseline", Baseline}));
+  EXPECT_EQ(Known.ExitCode, 0) << Known.Stderr;
+  EXPECT_EQ(Known.Stdout.find("<failure"), std::string::npos) << Known.Stdout;
+  EXPECT_NE(Known.Stdout.find("<testcase classname=\"opmig audit\" name=\"demo-abs-path\"/>"),
+            std::string::npos)
+      << Known.Stdout;
+}
+
 TEST(AuditToolTest, OutputFileTakesTheReport) {
   std::string Root = writeTree({{"docs/a.md", "/home/alice\n"}});
   std::string Out = makeTempDir() + "/audit.sarif";
@@ -191,7 +228,17 @@ TEST(AuditToolTest, BaselineKeepsOldFindingsAndFailsNewOnes) {
   EXPECT_EQ(runOpmig(auditArgs(Root, Rules, {"--baseline", Baseline})).ExitCode, 0);
   ToolResult Json = runOpmig(auditArgs(Root, Rules, {"--baseline", Baseline, "--format", "sarif"}));
   EXPECT_EQ(Json.json()["runs"][0]["results"][0]["baselineState"], "unchanged");
-  EXPECT_EQ(runOpmig(auditArgs(Root, Rules, {"--baseline", Root + "/none.json"})).ExitCode, 2);
+  ToolResult None = runOpmig(auditArgs(Root, Rules, {"--baseline", Root + "/none.json"}));
+  EXPECT_EQ(None.ExitCode, 2);
+  EXPECT_NE(None.Stderr.find("cannot read the baseline '" + Root + "/none.json' (--baseline): "),
+            std::string::npos)
+      << None.Stderr;
+  writeFile(Root + "/other.json", "{\"schema\": \"other\"}");
+  ToolResult Other = runOpmig(auditArgs(Root, Rules, {"--baseline", Root + "/other.json"}));
+  EXPECT_NE(Other.Stderr.find("' (--baseline) is not an opmig.baseline/1 document; record one "
+                              "from the audit's findings (--write-baseline)"),
+            std::string::npos)
+      << Other.Stderr;
 }
 
 TEST(AuditToolTest, ChangedSinceKeepsOnlyChangedAndUntrackedFiles) {
@@ -213,7 +260,8 @@ TEST(AuditToolTest, ChangedSinceKeepsOnlyChangedAndUntrackedFiles) {
   EXPECT_EQ(Doc["findings"][1]["file"], "docs/new.md");
   ToolResult BadRef = runOpmig(auditArgs(Root, Rules, {"--changed-since", "no-such-ref"}));
   EXPECT_EQ(BadRef.ExitCode, 2);
-  EXPECT_NE(BadRef.Stderr.find("--changed-since no-such-ref"), std::string::npos);
+  EXPECT_NE(BadRef.Stderr.find("' with 'no-such-ref' (--changed-since): "), std::string::npos)
+      << BadRef.Stderr;
 }
 
 TEST(AuditToolTest, SarifValidatesAgainstTheOfficialSchema) {

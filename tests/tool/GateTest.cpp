@@ -209,9 +209,13 @@ TEST(GateToolTest, MissingConfigOrUnknownProfileExitsTwo) {
   ToolResult R = runOpmig({"gate", writeTree({{"a.md", "x\n"}})}, {Rules});
   EXPECT_EQ(R.ExitCode, 2);
   EXPECT_NE(R.Stderr.find("/.opmig.yaml: "), std::string::npos) << R.Stderr;
-  R = runOpmig({"gate", writeTree({{".opmig.yaml", "profile: nosuch\n"}})}, {Rules});
+  std::string Root = writeTree({{".opmig.yaml", "profile: nosuch\n"}});
+  R = runOpmig({"gate", Root}, {Rules});
   EXPECT_EQ(R.ExitCode, 2);
-  EXPECT_NE(R.Stderr.find("unknown profile 'nosuch'"), std::string::npos) << R.Stderr;
+  // The gate names the config key where the audit names its flag.
+  EXPECT_NE(R.Stderr.find("unknown profile 'nosuch' (`profile:` in " + Root + "/.opmig.yaml)"),
+            std::string::npos)
+      << R.Stderr;
 }
 
 TEST(GateToolTest, ExplicitConfigFileIsUsed) {
@@ -220,7 +224,16 @@ TEST(GateToolTest, ExplicitConfigFileIsUsed) {
   writeFile(Config, "profile: demo\nbaseline: none.json\n");
   ToolResult R = runOpmig({"gate", Root, "--config", Config}, {writeRules(false)});
   EXPECT_EQ(R.ExitCode, 2);
-  EXPECT_NE(R.Stderr.find("none.json"), std::string::npos) << R.Stderr;
+  EXPECT_NE(R.Stderr.find("/none.json' (`baseline:` in " + Config + "): "), std::string::npos)
+      << R.Stderr;
+  writeFile(Root + "/other.json", "{\"schema\": \"other\"}");
+  writeFile(Config, "profile: demo\nbaseline: other.json\n");
+  R = runOpmig({"gate", Root, "--config", Config}, {writeRules(false)});
+  EXPECT_EQ(R.ExitCode, 2);
+  // The gate writes no baseline; the audit does.
+  EXPECT_NE(R.Stderr.find("record one from the audit's findings (opmig audit --write-baseline)"),
+            std::string::npos)
+      << R.Stderr;
 }
 
 } // namespace

@@ -94,22 +94,23 @@ TEST_F(MigrateFlattenTest, WithoutFlattenTheReportSaysNothingIsFlattened) {
 
 TEST_F(MigrateFlattenTest, PrefixThatIsNoFolderOfTheClosureIsAnInputError) {
   std::string Err = inputError({"--flatten", "src/kernelz"});
-  EXPECT_TRUE(contains(Err, "--flatten src/kernelz: no file the migration ports is under this "
-                            "folder"))
+  EXPECT_TRUE(contains(Err, "the folder to flatten src/kernelz (--flatten): no file the "
+                            "migration ports is under it"))
       << Err;
   EXPECT_TRUE(contains(Err, "src/kernels/gemm")) << "names the folders there are: " << Err;
   // A folder of the tree whose files the closure does not need.
   Err = inputError({"--flatten", "src/kernels/gemv"});
-  EXPECT_TRUE(contains(Err, "--flatten src/kernels/gemv: no file")) << Err;
+  EXPECT_TRUE(contains(Err, "flatten src/kernels/gemv (--flatten): no file")) << Err;
   // A file, not a folder.
   Err = inputError({"--flatten", "python/csrc/ops.h"});
-  EXPECT_TRUE(contains(Err, "--flatten python/csrc/ops.h: no file")) << Err;
+  EXPECT_TRUE(contains(Err, "flatten python/csrc/ops.h (--flatten): no file")) << Err;
 }
 
 TEST_F(MigrateFlattenTest, MalformedPrefixIsAnInputErrorBeforeTheAnalysis) {
   for (const char *Spec : {"../header_bodies/src", "/src/kernels", ""}) {
     std::string Err = inputError({"--flatten", Spec});
-    EXPECT_TRUE(contains(Err, std::string("invalid --flatten '") + Spec + "'")) << Err;
+    EXPECT_TRUE(contains(Err, std::string("invalid folder to flatten '") + Spec + "' (--flatten)"))
+        << Err;
   }
 }
 
@@ -120,7 +121,9 @@ TEST_F(MigrateFlattenTest, FileLandingOnAGeneratedFileIsAnInputError) {
   EXPECT_TRUE(contains(Err, "upstream file python/csrc/ops.h would be migrated to "
                             "kernels/ops/ops.h, which the generic profile generates"))
       << Err;
-  EXPECT_TRUE(contains(Err, "other --flatten folders")) << Err;
+  EXPECT_TRUE(contains(Err, "pick another domain name (--domain) or other folders to flatten "
+                            "(--flatten)"))
+      << Err;
 }
 
 TEST_F(MigrateFlattenTest, TwoFilesLandingOnOnePathAreAnInputErrorNamingBoth) {
@@ -139,8 +142,9 @@ TEST_F(MigrateFlattenTest, TwoFilesLandingOnOnePathAreAnInputErrorNamingBoth) {
             "#pragma once\nnamespace b {\ninline int two() { return 2; }\n} // namespace b\n");
   Case.Entries = {"twice"};
   std::string Err = inputError({"--flatten", "csrc/a", "--flatten", "csrc/b"});
-  EXPECT_TRUE(contains(Err, "--flatten: csrc/a/util.h (--flatten csrc/a) and csrc/b/util.h "
-                            "(--flatten csrc/b) would both land at util.h"))
+  EXPECT_TRUE(contains(Err, "the folders to flatten (--flatten) place csrc/a/util.h (flattened "
+                            "from csrc/a) and csrc/b/util.h (flattened from csrc/b) both at "
+                            "util.h"))
       << Err;
   // Either one alone is fine.
   ToolResult One = migrate({"--flatten", "csrc/a", "--dry-run"});

@@ -159,7 +159,8 @@ TEST_F(MigrateSafetyTest, BadDomainsAreRejectedBeforeAnythingIsWritten) {
     Case.Domain = Domain;
     ToolResult R = migrate();
     EXPECT_EQ(R.ExitCode, 2) << Domain;
-    EXPECT_TRUE(contains(R.Stderr, "invalid --domain")) << Domain << ": " << R.Stderr;
+    EXPECT_TRUE(contains(R.Stderr, "invalid domain name '" + std::string(Domain) + "' (--domain)"))
+        << Domain << ": " << R.Stderr;
   }
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
 }
@@ -186,8 +187,10 @@ TEST_F(MigrateSafetyTest, BadInputsExitTwoWithAMessage) {
   EXPECT_EQ(Unknown.ExitCode, 2) << Unknown.Stdout << Unknown.Stderr;
   EXPECT_TRUE(contains(Unknown.Stderr, "cache-dit, generic, veomni")) << Unknown.Stderr;
   for (const BadInput &Bad :
-       std::vector<BadInput>{{{"--rename-namespace", "sample_ops"}, "invalid --rename-namespace"},
-                             {{"--rename-namespace", "a=b-c"}, "invalid --rename-namespace"}}) {
+       std::vector<BadInput>{{{"--rename-namespace", "sample_ops"},
+                              "invalid namespace rename 'sample_ops' (--rename-namespace)"},
+                             {{"--rename-namespace", "a=b-c"},
+                              "invalid namespace rename 'a=b-c' (--rename-namespace)"}}) {
     ToolResult R = migrate(Bad.Extra);
     EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
     EXPECT_TRUE(contains(R.Stderr, Bad.Message)) << R.Stderr;
@@ -216,12 +219,14 @@ TEST_F(MigrateSafetyTest, ConventionGapsComeAllAtOnceBeforeTheAnalysis) {
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
   for (const char *Gap :
        {"does not follow the cache-dit convention (4 gaps):",
-        "\n  tests/kernels/test_ops_dispatch.py is missing (--bootstrap creates it)\n",
-        "\n  tools/inspect_release_wheel.py is missing (--bootstrap creates it)\n",
+        "\n  tests/kernels/test_ops_dispatch.py is missing; bootstrapping (--bootstrap) creates "
+        "it\n",
+        "\n  tools/inspect_release_wheel.py is missing; bootstrapping (--bootstrap) creates it\n",
         "\n  src/cache_dit/kernels/__init__.py: anchor 'python:list:__all__' not found",
         "\n  setup.py: anchor 'python:collection:_get_*_extension' or "
         "'python:function-list:_get_ext_modules' not found",
-        "\n--bootstrap creates all of them (see what it writes with --dry-run --bootstrap)"})
+        "\nbootstrapping (--bootstrap) the target creates all of them; a dry run (--dry-run) "
+        "shows what it writes"})
     EXPECT_TRUE(contains(R.Stderr, Gap)) << Gap << "\n" << R.Stderr;
   EXPECT_FALSE(contains(R.Stderr, "no-such-upstream")) << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
@@ -241,9 +246,10 @@ TEST_F(MigrateSafetyTest, KernelLevelEntryNamesItsTorchFacingCaller) {
   EXPECT_TRUE(contains(R.Stderr, "entry `hb::kernels::gemm`: parameter `out` has type `View`, "
                                  "which an op schema cannot express. It is called by "
                                  "hb::ops::gemm (python/csrc/ops.h:20): if that is the "
-                                 "torch-facing function, pass it as --entry instead; to port "
-                                 "this entry without an op (a wrapper of the target calls it), "
-                                 "add --no-register hb::kernels::gemm"))
+                                 "torch-facing function, name it as the entry (--entry) instead; "
+                                 "to port this entry without an op (a wrapper of the target "
+                                 "calls it), leave hb::kernels::gemm unregistered "
+                                 "(--no-register)"))
       << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(KernelBox.Target)), "");
 }
@@ -317,7 +323,8 @@ TEST_F(MigrateSafetyTest, NoRegisterOfAnUnknownEntryIsBadInput) {
   Tree Before = snapshotTree(Box.Target);
   ToolResult R = runOpmig(migrateArgs(Case, Box));
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
-  EXPECT_TRUE(contains(R.Stderr, "--no-register 'rms_norm' is not one of the --entry values"))
+  EXPECT_TRUE(contains(R.Stderr, "the unregistered entry 'rms_norm' (--no-register) is not one "
+                                 "of the entries (--entry)"))
       << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(Box.Target)), "");
 }
@@ -331,7 +338,10 @@ TEST_F(MigrateSafetyTest, PartialAnalysisIsRefusedUnlessAllowed) {
   Tree Before = snapshotTree(PartialBox.Target);
   ToolResult R = runOpmig(migrateArgs(Partial, PartialBox));
   EXPECT_EQ(R.ExitCode, 2) << R.Stdout << R.Stderr;
-  EXPECT_TRUE(contains(R.Stderr, "--allow-partial")) << R.Stderr;
+  EXPECT_TRUE(contains(R.Stderr, "Give the tree's compile database (--build-dir) or the Clang "
+                                 "flags it needs (after --), or accept a partial closure "
+                                 "(--allow-partial)"))
+      << R.Stderr;
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
 }
 

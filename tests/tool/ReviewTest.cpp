@@ -46,6 +46,42 @@ std::vector<std::string> reviewArgs(const Migrated &M, std::vector<std::string> 
   return Args;
 }
 
+/// A copy of the manifest (a golden copy, say) makes two of the domain: the
+/// review and the gate each say how to exclude it, in their own terms, and
+/// doing so works.
+void expectACopiedManifestIsExcludedAsAdvised(const Migrated &M) {
+  std::string Copy = M.Box.Target + "/golden/opmig-manifest.json";
+  fs::create_directories(M.Box.Target + "/golden");
+  fs::copy_file(M.NativeDir + "/opmig-manifest.json", Copy);
+  std::vector<std::string> Review = {"review",   "--target",    M.Box.Target,
+                                     "--domain", M.Case.Domain, "--no-compile-check"};
+  ToolResult R = runOpmig(Review);
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("two manifests of domain '" + M.Case.Domain + "': "), std::string::npos)
+      << R.Stderr;
+  EXPECT_NE(R.Stderr.find("; exclude the copy that is not the migration from the review "
+                          "(--exclude)\n"),
+            std::string::npos)
+      << R.Stderr;
+  Review.insert(Review.end(), {"--exclude", "golden/**"});
+  EXPECT_NE(runOpmig(Review).ExitCode, 2);
+
+  std::string Config = M.Box.Target + "/.opmig.yaml";
+  writeFile(Config, "checks: [review]\nreview: {compile-check: false}\n");
+  R = runOpmig({"gate", M.Box.Target});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("; exclude the copy that is not the migration from the review "
+                          "(`exclude:` in " +
+                          Config + ")\n"),
+            std::string::npos)
+      << R.Stderr;
+  writeFile(Config, "checks: [review]\nreview: {compile-check: false}\nexclude: [\"golden/**\"]\n");
+  R = runOpmig({"gate", M.Box.Target});
+  EXPECT_NE(R.ExitCode, 2) << R.Stderr;
+  fs::remove(Config);
+  fs::remove_all(M.Box.Target + "/golden");
+}
+
 // One migration (the slow part) reviewed as it is, then with problems planted.
 TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   Migrated M;
@@ -93,6 +129,7 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
   EXPECT_EQ(R.ExitCode, 2);
   EXPECT_NE(R.Stderr.find("no opmig-manifest.json of domain 'nosuch'"), std::string::npos)
       << R.Stderr;
+  ASSERT_NO_FATAL_FAILURE(expectACopiedManifestIsExcludedAsAdvised(M));
 
   writeFile(M.NativeDir + "/copied_by_hand.cuh", "int extra;\n");
   R = runOpmig(reviewArgs(M, {"--format", "json"}));

@@ -214,7 +214,7 @@ TEST_F(EntryResolverTest, DefOnlyOpWithoutBoundFunctionIsInputError) {
   registration("torch-op", "multi_op", "fused", "", 4);
   EXPECT_EQ(errorFor("fused"),
             "op 'fused' is declared at reg.cpp:4 but no registration binds it to a named C++ "
-            "function (a lambda?); pass the C++ function it calls as --entry");
+            "function (a lambda?); name the C++ function it calls as the entry");
 }
 
 TEST_F(EntryResolverTest, OpBoundToTwoFunctionsIsInputError) {
@@ -224,7 +224,7 @@ TEST_F(EntryResolverTest, OpBoundToTwoFunctionsIsInputError) {
   registration("torch-op", "ops", "scale", "c:@F@gpu::scale_op", 6);
   EXPECT_EQ(errorFor("ops::scale"),
             "op 'ops::scale' is bound to two functions: cpu::scale and gpu::scale_op "
-            "(reg.cpp:6); pass the C++ function name as --entry instead");
+            "(reg.cpp:6); name the C++ function as the entry instead");
 }
 
 //===----------------------------------------------------------------------===//

@@ -30,35 +30,46 @@ std::function<void(const analyze::Progress &)> progressPrinter(bool Quiet) {
 
 } // namespace
 
-void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags) {
+void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags, InputSpellings &Spellings) {
   analyze::AnalyzeOptions &O = Flags.Options;
-  Sub.add_option("--source", O.SourceRoot, "root of the upstream source tree")->required();
-  Sub.add_option("--entry", O.Entries,
-                 "entry point: qualified or unqualified C++ function, or registered op name; "
-                 "repeat for several")
-      ->required()
-      ->allow_extra_args(false); // One value per occurrence: `--entry a --entry b`.
-  addToolchainOptions(Sub, Flags);
+  Spellings.flag(
+      analyze::inputs::SourceRoot,
+      Sub.add_option("--source", O.SourceRoot, "root of the upstream source tree")->required());
+  Spellings.flag(analyze::inputs::Entries,
+                 Sub.add_option("--entry", O.Entries,
+                                "entry point: qualified or unqualified C++ function, or registered "
+                                "op name; repeat for several")
+                     ->required()
+                     // One value per occurrence: `--entry a --entry b`.
+                     ->allow_extra_args(false));
+  addToolchainOptions(Sub, Flags, Spellings);
 }
 
-void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags) {
+void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags, InputSpellings &Spellings) {
   analyze::AnalyzeOptions &O = Flags.Options;
-  Sub.add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json");
+  Spellings.flag(
+      analyze::inputs::BuildDir,
+      Sub.add_option("-p,--build-dir", O.BuildDir, "directory holding compile_commands.json"));
   Sub.add_option("-j,--jobs", O.Jobs, "parallel parses (default: one per core)");
   Sub.add_option("--cache-dir", O.CacheDir,
                  "per-TU result cache (default: $XDG_CACHE_HOME/opmig/analyze)");
   Sub.add_flag("--no-cache", Flags.NoCache, "neither read nor write the cache");
-  Sub.add_option("--cuda-path", O.CudaPath,
-                 "CUDA toolkit root (default: $CUDA_HOME, else /usr/local/cuda)");
-  Sub.add_option("--torch-include", O.TorchIncludeDirs,
-                 "torch include directory (default: found from an installed torch)")
-      ->allow_extra_args(false);
-  Sub.add_option("--gpu-arch", O.GpuArch,
-                 "device side to parse, e.g. sm_90a (default: the database's, else sm_90)");
+  Spellings.flag(analyze::inputs::CudaPath,
+                 Sub.add_option("--cuda-path", O.CudaPath,
+                                "CUDA toolkit root (default: $CUDA_HOME, else /usr/local/cuda)"));
+  Spellings.flag(analyze::inputs::TorchIncludeDirs,
+                 Sub.add_option("--torch-include", O.TorchIncludeDirs,
+                                "torch include directory (default: found from an installed torch)")
+                     ->allow_extra_args(false));
+  Spellings.flag(analyze::inputs::GpuArch,
+                 Sub.add_option("--gpu-arch", O.GpuArch,
+                                "device side to parse, e.g. sm_90a (default: the database's, else "
+                                "sm_90)"));
   Sub.add_flag("--no-nvcc", Flags.NoNvcc,
                "Clang alone: its errors make the analysis partial even where nvcc compiles the "
                "TU, and --verify builds with Clang");
   Sub.add_flag("-q,--quiet", Flags.Quiet, "no progress or warnings on stderr");
+  Spellings.add(analyze::inputs::ExtraArgs, "after --");
 }
 
 void finishAnalysisOptions(AnalysisFlags &Flags, const std::vector<std::string> &PassThrough) {

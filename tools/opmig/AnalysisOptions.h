@@ -10,6 +10,7 @@
 #define OPMIG_TOOLS_ANALYSISOPTIONS_H
 
 #include "CLI/CLI.hpp"
+#include "InputSpellings.h"
 #include "opmig/analyze/Analyzer.h"
 
 #include <string>
@@ -25,13 +26,14 @@ struct AnalysisFlags {
 };
 
 /// Declares the shared options on `Sub`, storing into `Flags`: `--source`,
-/// `--entry` and the toolchain options.
-void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags);
+/// `--entry` and the toolchain options; records their spellings.
+void addAnalysisOptions(CLI::App &Sub, AnalysisFlags &Flags, InputSpellings &Spellings);
 
 /// Declares only how to parse (`-p`, `-j`, the cache, `--cuda-path`,
 /// `--torch-include`, `--gpu-arch`, `-q`): for commands that know the
-/// source and the entries otherwise, like `review` from a manifest.
-void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags);
+/// source and the entries otherwise, like `review` from a manifest. The
+/// arguments after `--` are spelled so too.
+void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags, InputSpellings &Spellings);
 
 /// Completes `Flags.Options` after parsing: Clang arguments after `--`
 /// (relative paths are meant from the current directory), the cache

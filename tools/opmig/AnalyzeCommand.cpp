@@ -21,6 +21,7 @@ struct AnalyzeArgs {
   std::string Output = "-";
   bool Verify = false, VerifyMinimal = false, KeepScratch = false;
   bool Verbose = false;
+  InputSpellings Spellings;
 };
 
 int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
@@ -28,7 +29,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
   analyze::AnalyzeOptions &Options = Args.Analysis.Options;
   auto Result = analyze::analyzeClosure(Options);
   if (!Result)
-    return reportError(Result.takeError());
+    return reportError(Result.takeError(), Args.Spellings);
   if (Args.Verify || Args.VerifyMinimal) {
     analyze::VerifyOptions Verify;
     Verify.Minimal = Args.VerifyMinimal;
@@ -41,7 +42,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
                                                    "PATH)";
     llvm::Expected<analyze::VerifyReport> Report = analyze::verifyClosure(*Result, Verify);
     if (!Report)
-      return reportError(Report.takeError());
+      return reportError(Report.takeError(), Args.Spellings);
     Result->Verify = std::move(*Report);
   }
   std::string Rendered;
@@ -52,7 +53,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
   else
     Rendered = renderText(*Result, Args.Verbose);
   if (llvm::Error E = writeOutput(Args.Output, Rendered))
-    return reportError(std::move(E));
+    return reportError(std::move(E), Args.Spellings);
   if (Result->isPartial() && !Args.Analysis.Quiet)
     llvm::WithColor::warning(llvm::errs(), "opmig")
         << "partial result: Clang rejected part of the code (see partial_reasons)\n";
@@ -68,7 +69,7 @@ CommandRunner registerAnalyzeCommand(CLI::App &App) {
   CLI::App *Sub = App.add_subcommand(
       "analyze", "compute the minimal native closure of an operator in an upstream tree");
   Sub->footer("Arguments after `--` are passed to every Clang parse, e.g. `-- -DWITH_FP8=1`.");
-  addAnalysisOptions(*Sub, Args->Analysis);
+  addAnalysisOptions(*Sub, Args->Analysis, Args->Spellings);
   Sub->add_option("--format", Args->Format, "output format")
       ->check(CLI::IsMember({"text", "json", "dot"}));
   Sub->add_option("-o,--output", Args->Output, "write the result here (default: stdout)");

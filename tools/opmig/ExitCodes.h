@@ -7,6 +7,8 @@
 #ifndef OPMIG_TOOLS_EXITCODES_H
 #define OPMIG_TOOLS_EXITCODES_H
 
+#include "InputSpellings.h"
+
 #include "llvm/Support/Error.h"
 
 namespace opmig {
@@ -19,9 +21,10 @@ enum ExitCode : int {
 };
 
 /// Prints `E` as `opmig: error: ...` on stderr and returns its exit code:
-/// ExitBadInput for an InputError, ExitInternal otherwise. The one place
-/// that prints errors.
-int reportError(llvm::Error E);
+/// ExitBadInput for an InputError, ExitInternal otherwise. An InputError's
+/// inputs are spelled as `Spellings`, the command's, say. The one place that
+/// prints errors.
+int reportError(llvm::Error E, const InputSpellings &Spellings);
 
 } // namespace opmig
 

@@ -30,6 +30,7 @@ struct MigrateArgs {
   std::vector<std::string> Mutates;
   std::string Format = "text";
   bool DryRun = false, Force = false, Verbose = false, NoCompileCheck = false;
+  InputSpellings Spellings;
 };
 
 /// The commit step named by a fault-injection setting: `staged`,
@@ -117,12 +118,12 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   for (const std::string &Spec : Args.Renames) {
     llvm::Expected<opmig::NamespaceRename> Rename = migrate::parseNamespaceRename(Spec);
     if (!Rename)
-      return reportError(Rename.takeError());
+      return reportError(Rename.takeError(), Args.Spellings);
     Options.Renames.push_back(*Rename);
   }
   for (const std::string &Spec : Args.Mutates)
     if (llvm::Error E = addDeclaredWrites(Spec, Options.DeclaredWrites))
-      return reportError(std::move(E));
+      return reportError(std::move(E), Args.Spellings);
   Options.DryRun = Args.DryRun;
   // Held from before the recovery to after the commit; a dry run writes
   // nothing and needs none.
@@ -130,12 +131,12 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   if (!Args.DryRun && llvm::sys::fs::is_directory(Options.TargetRoot)) {
     llvm::Expected<migrate::TargetLock> Acquired = migrate::TargetLock::acquire(Options.TargetRoot);
     if (!Acquired)
-      return reportError(Acquired.takeError());
+      return reportError(Acquired.takeError(), Args.Spellings);
     Lock.emplace(std::move(*Acquired));
   }
   llvm::Expected<migrate::MigrationResult> Result = migrate::prepareMigration(Options);
   if (!Result)
-    return reportError(Result.takeError());
+    return reportError(Result.takeError(), Args.Spellings);
 
   MigrationOutcome Outcome = MigrationOutcome::Written;
   if (Result->hasBlockingIssues() || (Result->hasConflicts() && !Args.Force))
@@ -156,13 +157,13 @@ int runMigrate(MigrateArgs &Args, const std::vector<std::string> &Extra) {
   if (Args.DryRun && Args.Format == "text") {
     llvm::Expected<std::string> Diff = dryRunDiff(*Result);
     if (!Diff)
-      return reportError(Diff.takeError());
+      return reportError(Diff.takeError(), Args.Spellings);
     llvm::outs() << *Diff;
   }
   if (Outcome == MigrationOutcome::Written)
     if (llvm::Error E =
             migrate::commitChanges(Options.TargetRoot, Result->fileChanges(), testHooks()))
-      return reportError(std::move(E));
+      return reportError(std::move(E), Args.Spellings);
   if (Args.Format == "json")
     llvm::outs() << dumpJson(renderMigrationJson(*Result, Check, Outcome, Args.Force), 2) << "\n";
   else
@@ -178,44 +179,61 @@ CommandRunner registerMigrateCommand(CLI::App &App, const RulesDir &Rules) {
   CLI::App *Sub = App.add_subcommand(
       "migrate", "port an operator's closure into a target repository, with its glue");
   Sub->footer("Arguments after `--` are passed to every Clang parse, e.g. `-- -DWITH_FP8=1`.");
-  addAnalysisOptions(*Sub, Args->Analysis);
+  InputSpellings &Spell = Args->Spellings;
+  addAnalysisOptions(*Sub, Args->Analysis, Spell);
   migrate::MigrateOptions &O = Args->Options;
-  Sub->add_option("--target", O.TargetRoot, "root of the repository to migrate into")->required();
-  Sub->add_option("--domain", O.Domain,
-                  "operator family in the target, e.g. attn: names the native folder, the C++ "
-                  "namespace and the Python module")
-      ->required();
-  Sub->add_option("--profile", O.Profile,
-                  "target conventions: cache-dit, veomni, generic, or a profile.json path")
-      ->default_str("generic");
-  Sub->add_option("--rename-namespace", Args->Renames,
-                  "OLD=NEW namespace rename, repeatable; OLD=OLD keeps a namespace as it is")
-      ->allow_extra_args(false);
-  Sub->add_option("--flatten", O.Flatten,
-                  "PREFIX: an upstream folder (relative to --source) whose files are placed as "
-                  "if it were the closure's shared folder, repeatable; e.g. --flatten src/kernels")
-      ->allow_extra_args(false);
-  Sub->add_option("--no-register", O.Unregistered,
-                  "ENTRY: port this --entry's closure without registering it as an op (a "
-                  "kernel-level function a wrapper of the target calls), repeatable")
-      ->allow_extra_args(false);
+  namespace in = migrate::inputs;
+  Spell.flag(in::TargetRoot,
+             Sub->add_option("--target", O.TargetRoot, "root of the repository to migrate into")
+                 ->required());
+  Spell.flag(in::Domain, Sub->add_option("--domain", O.Domain,
+                                         "operator family in the target, e.g. attn: names the "
+                                         "native folder, the C++ namespace and the Python module")
+                             ->required());
+  Spell.flag(
+      in::Profile,
+      Sub->add_option("--profile", O.Profile,
+                      "target conventions: cache-dit, veomni, generic, or a profile.json path")
+          ->default_str("generic"));
+  Spell.flag(in::Renames, Sub->add_option("--rename-namespace", Args->Renames,
+                                          "OLD=NEW namespace rename, repeatable; OLD=OLD keeps a "
+                                          "namespace as it is")
+                              ->allow_extra_args(false));
+  Spell.flag(in::Flatten,
+             Sub->add_option("--flatten", O.Flatten,
+                             "PREFIX: an upstream folder (relative to --source) whose files are "
+                             "placed as if it were the closure's shared folder, repeatable; e.g. "
+                             "--flatten src/kernels")
+                 ->allow_extra_args(false));
+  Spell.flag(in::Unregistered,
+             Sub->add_option("--no-register", O.Unregistered,
+                             "ENTRY: port this --entry's closure without registering it as an op "
+                             "(a kernel-level function a wrapper of the target calls), repeatable")
+                 ->allow_extra_args(false));
   Sub->add_option("--mutates", Args->Mutates,
                   "OP=PARAM[,PARAM...]: tensor parameters OP writes where the analysis cannot "
                   "see it (inside a function of another file); they become Tensor(a!), "
                   "repeatable")
       ->allow_extra_args(false);
-  Sub->add_option("--upstream-repo", O.UpstreamRepo,
-                  "upstream repository recorded in the provenance (default: git remote origin)");
-  Sub->add_option("--upstream-commit", O.UpstreamCommit,
-                  "upstream commit recorded in the provenance (default: git HEAD)");
-  Sub->add_flag("--allow-partial", O.AllowPartial,
-                "migrate even when Clang rejected part of the upstream code");
-  Sub->add_flag("--dry-run", Args->DryRun, "print the unified diff; write nothing");
+  Spell.flag(in::UpstreamRepo,
+             Sub->add_option("--upstream-repo", O.UpstreamRepo,
+                             "upstream repository recorded in the provenance (default: git remote "
+                             "origin)"));
+  Spell.flag(in::UpstreamCommit,
+             Sub->add_option("--upstream-commit", O.UpstreamCommit,
+                             "upstream commit recorded in the provenance (default: git HEAD)"));
+  Spell.flag(in::AllowPartial,
+             Sub->add_flag("--allow-partial", O.AllowPartial,
+                           "migrate even when Clang rejected part of the upstream code"));
+  Spell.flag(in::DryRun,
+             Sub->add_flag("--dry-run", Args->DryRun, "print the unified diff; write nothing"));
   Sub->add_flag("--no-compile-check", Args->NoCompileCheck,
                 "do not compile the migrated TUs with nvcc before writing them");
-  Sub->add_flag("--bootstrap", O.Bootstrap,
-                "create what the profile's convention asks the target to have and it lacks "
-                "(an __all__, a guard test, setup.py's extension helpers); see it with --dry-run");
+  Spell.flag(in::Bootstrap,
+             Sub->add_flag("--bootstrap", O.Bootstrap,
+                           "create what the profile's convention asks the target to have and it "
+                           "lacks (an __all__, a guard test, setup.py's extension helpers); see it "
+                           "with --dry-run"));
   Sub->add_flag("--force", Args->Force,
                 "overwrite files and blocks that were edited since the last migration");
   Sub->add_option("--format", Args->Format, "output format")

@@ -23,11 +23,13 @@ void registerPlannedCommands(CLI::App &App,
     CLI::App *Sub = App.add_subcommand(Command.Name, Command.Description);
     Sub->allow_extras();
     std::string Name = Command.Name;
-    Out.push_back(
-        {Sub, [Name](const std::vector<std::string> &) {
-           return reportError(inputError(
-               "'opmig ", Name, "' is not in this release; see docs/user-guide.md for what is"));
-         }});
+    Out.push_back({Sub, [Name](const std::vector<std::string> &) {
+                     return reportError(
+                         inputError("'opmig ", Name,
+                                    "' is not in this release; see docs/user-guide.md for "
+                                    "what is"),
+                         InputSpellings());
+                   }});
   }
 }
 

@@ -12,6 +12,7 @@
 #include "ExitCodes.h"
 #include "OutputFile.h"
 #include "opmig/audit/AuditReport.h"
+#include "opmig/audit/Baseline.h"
 #include "opmig/audit/Gate.h"
 #include "opmig/audit/GateReport.h"
 #include "opmig/audit/Review.h"
@@ -70,24 +71,41 @@ llvm::Error writeReports(const GateArgs &Args, const audit::GateConfig &Config,
   return llvm::Error::success();
 }
 
+/// The gate takes the audit's and the review's inputs from its config file;
+/// a baseline is written by the audit.
+InputSpellings gateSpellings(const std::string &ConfigPath) {
+  InputSpellings Spellings;
+  auto Key = [&](llvm::StringRef Name) { return "`" + Name.str() + ":` in " + ConfigPath; };
+  Spellings.add(audit::inputs::Profile, Key("profile"));
+  Spellings.add(audit::inputs::BaselinePath, Key("baseline"));
+  Spellings.add(audit::inputs::ReviewExclude, Key("exclude"));
+  Spellings.add(audit::inputs::WriteBaseline, "opmig audit --write-baseline");
+  return Spellings;
+}
+
 int runGateCommand(const GateArgs &Args, const RulesDir &Rules) {
   if (!llvm::sys::fs::is_directory(Args.Root))
     return reportError(inputError("gate: the repository root '", Args.Root,
-                                  "' (the dir argument) is not a directory"));
+                                  "' (the dir argument) is not a directory"),
+                       InputSpellings());
   std::string ConfigPath =
       Args.Config.empty() ? audit::pathUnderRoot(Args.Root, ".opmig.yaml") : Args.Config;
+  const InputSpellings Spellings = gateSpellings(ConfigPath);
   llvm::Expected<audit::GateConfig> Config = audit::readGateConfig(ConfigPath);
   if (!Config)
-    return reportError(Config.takeError());
+    return reportError(Config.takeError(), Spellings);
   if (Config->RunAudit || Config->RunRuleTests)
     if (llvm::Error E = Rules.requireAuditRules(""))
-      return reportError(std::move(E));
+      return reportError(std::move(E), Spellings);
+  auto ReviewCommand = [&Args](const std::string &Domain) {
+    return "opmig review --target " + Args.Root + " --domain " + Domain;
+  };
   llvm::Expected<audit::GateResult> Result =
-      audit::runGate(*Config, Args.Root, Rules.auditRules(), Rules.layersFile());
+      audit::runGate(*Config, Args.Root, Rules.auditRules(), Rules.layersFile(), ReviewCommand);
   if (!Result)
-    return reportError(Result.takeError());
+    return reportError(Result.takeError(), Spellings);
   if (llvm::Error E = writeReports(Args, *Config, *Result))
-    return reportError(std::move(E));
+    return reportError(std::move(E), Spellings);
   // Without the audit, its "0 rules" line would only mislead.
   if (Config->RunAudit || !Result->Combined.Findings.empty())
     llvm::outs() << audit::renderText(Result->Combined);
@@ -118,6 +136,7 @@ struct ReviewArgs {
   std::vector<std::string> Exclude;
   std::string Format = "text";
   bool NoCompileCheck = false;
+  InputSpellings Spellings;
 };
 
 /// The build check compiles with the same toolchain options and the same
@@ -181,7 +200,7 @@ llvm::Error checkReviewFolders(const audit::ReviewOptions &Options) {
 int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &PassThrough) {
   audit::ReviewOptions Options = Args.Options;
   if (llvm::Error E = checkReviewFolders(Options))
-    return reportError(std::move(E));
+    return reportError(std::move(E), Args.Spellings);
   AnalysisFlags Analysis = Args.Analysis;
   finishAnalysisOptions(Analysis, PassThrough);
   if (!Options.Source.empty())
@@ -192,12 +211,13 @@ int runReviewCommand(const ReviewArgs &Args, const std::vector<std::string> &Pas
     llvm::Expected<audit::PathGlob> Compiled = audit::PathGlob::create(Glob);
     if (!Compiled)
       return reportError(
-          inputError("--exclude '", Glob, "': ", llvm::toString(Compiled.takeError())));
+          inputError("--exclude '", Glob, "': ", llvm::toString(Compiled.takeError())),
+          Args.Spellings);
     Options.Exclude.push_back(std::move(*Compiled));
   }
   llvm::Expected<audit::ReviewResult> Result = audit::reviewMigration(Options);
   if (!Result)
-    return reportError(Result.takeError());
+    return reportError(Result.takeError(), Args.Spellings);
   llvm::outs() << renderReview(*Result, Args.Format);
   return Result->Outcome == audit::Verdict::Thoughtful ? ExitSuccess : ExitProblemsFound;
 }
@@ -215,14 +235,18 @@ void registerReview(CLI::App &App, const RulesDir &Rules,
               "included), 2 bad input. The checks and the verdict's criteria: "
               "docs/user-guide.md.");
   audit::ReviewOptions &O = Args->Options;
+  InputSpellings &Spell = Args->Spellings;
   Sub->add_option("--target", O.Target, "root of the target repository")->required();
   Sub->add_option("--domain", O.Domain, "the migrated domain")->required();
-  Sub->add_option("--source", O.Source,
-                  "the upstream tree migrated from: report files changed there since, and "
-                  "recompute the closure");
-  Sub->add_option("--exclude", Args->Exclude,
-                  "glob of paths (relative to the target) whose manifests and tests are not "
-                  "read, e.g. golden copies of migrations; repeatable");
+  // The recomputed closure is an analysis of the review's source.
+  Spell.flag(analyze::inputs::SourceRoot,
+             Sub->add_option("--source", O.Source,
+                             "the upstream tree migrated from: report files changed there since, "
+                             "and recompute the closure"));
+  Spell.flag(audit::inputs::ReviewExclude,
+             Sub->add_option("--exclude", Args->Exclude,
+                             "glob of paths (relative to the target) whose manifests and tests "
+                             "are not read, e.g. golden copies of migrations; repeatable"));
   Sub->add_option("--layers", O.LayersFile,
                   "the validation layers of the coverage matrix (default: the built-in "
                   "rules/review/validation-layers.yaml)");
@@ -231,7 +255,9 @@ void registerReview(CLI::App &App, const RulesDir &Rules,
       ->default_str("text");
   Sub->add_flag("--no-compile-check", Args->NoCompileCheck,
                 "do not compile the domain's TUs with nvcc (the review then says so)");
-  addToolchainOptions(*Sub, Args->Analysis);
+  addToolchainOptions(*Sub, Args->Analysis, Spell);
+  // The build check compiles for the architecture the analysis parses.
+  Spell.flag(audit::inputs::BuildGpuArch, Sub->get_option("--gpu-arch"));
   Out.push_back({Sub, [Args](const std::vector<std::string> &PassThrough) {
                    return runReviewCommand(*Args, PassThrough);
                  }});

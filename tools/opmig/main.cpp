@@ -21,11 +21,14 @@
 
 namespace opmig {
 
-int reportError(llvm::Error E) {
+int reportError(llvm::Error E, const InputSpellings &Spellings) {
   int Code = E.isA<InputError>() ? ExitBadInput : ExitInternal;
-  llvm::handleAllErrors(std::move(E), [](const llvm::ErrorInfoBase &Info) {
-    llvm::WithColor::error(llvm::errs(), "opmig") << Info.message() << "\n";
-  });
+  auto Print = [](const std::string &Message) {
+    llvm::WithColor::error(llvm::errs(), "opmig") << Message << "\n";
+  };
+  llvm::handleAllErrors(
+      std::move(E), [&](const InputError &Bad) { Print(Spellings.render(Bad.text())); },
+      [&](const llvm::ErrorInfoBase &Info) { Print(Info.message()); });
   return Code;
 }
 

@@ -551,8 +551,8 @@ TEST(BaselineTest, RoundTripMarksKnownFindings) {
   EXPECT_TRUE(hasFailures(Later, Severity::Error));
   auto Bad = parseBaseline("{\"schema\": \"other\"}", "base.json");
   ASSERT_FALSE(!!Bad);
-  EXPECT_EQ(errorText(Bad.takeError()), "baseline 'base.json' is not an opmig.baseline/1 "
-                                        "document; write one with opmig audit --write-baseline");
+  EXPECT_EQ(errorText(Bad.takeError()), "the baseline 'base.json' is not an opmig.baseline/1 "
+                                        "document; record one from the audit's findings");
 }
 
 TEST(BaselineTest, FailOnComparesSeverities) {

@@ -163,7 +163,7 @@ void writeTests(const Migration &Mig) {
 TEST(ReviewTest, CleanMigrationIsThoughtful) {
   ReviewResult R = review(makeMigration());
   EXPECT_EQ(R.ManifestPath, "csrc/kernels/rope/opmig-manifest.json");
-  EXPECT_EQ(renderReviewText(R), "build check: not run (--no-compile-check)\n"
+  EXPECT_EQ(renderReviewText(R), "build check: not run (not asked for)\n"
                                  "verdict: thoughtful (every closure file is there with its "
                                  "provenance, nothing extra, the generated glue as generated, no "
                                  "upstream name in the API)\n");
@@ -175,7 +175,7 @@ TEST(ReviewTest, MissingClosureFileIsIncomplete) {
   EXPECT_EQ(renderReviewText(review(Mig)),
             "csrc/kernels/rope/rope.cu: error: in the closure (from csrc/rope.cu) but not "
             "in the target [missing-file]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: incomplete (1 missing-file)\n");
 }
 
@@ -187,7 +187,7 @@ TEST(ReviewTest, ExtraFileInNativeFolderIsOverCopy) {
   EXPECT_EQ(renderReviewText(R),
             "csrc/kernels/rope/unused_helper.cuh: error: in the native folder but neither "
             "migrated nor generated [over-copy]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: mechanical (1 over-copy)\n");
 }
 
@@ -199,7 +199,7 @@ TEST(ReviewTest, FirstLineWithoutUpstreamPathIsMissingProvenance) {
   EXPECT_EQ(renderReviewText(review(Mig, false)),
             "csrc/kernels/rope/rope.cu: error: the first line does not name its upstream "
             "file csrc/rope.cu [missing-provenance]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: mechanical (1 missing-provenance)\n");
 }
 
@@ -214,7 +214,7 @@ TEST(ReviewTest, HandEditedGeneratedFileAndBlockAreEditedGlue) {
             "migration [edited-glue]\n"
             "pkg/__init__.py: error: generated block rope:reexport edited by hand since "
             "the migration [edited-glue]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: mechanical (2 edited-glue)\n");
 }
 
@@ -223,7 +223,7 @@ TEST(ReviewTest, RemovedBlockIsEditedGlue) {
   writeFile(Mig.Target + "/pkg/__init__.py", "import os\n");
   EXPECT_EQ(renderReviewText(review(Mig)),
             "pkg/__init__.py: error: generated block rope:reexport is gone [edited-glue]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: mechanical (1 edited-glue)\n");
 }
 
@@ -233,7 +233,7 @@ TEST(ReviewTest, ChangedOrVanishedUpstreamIsStaleProvenance) {
   EXPECT_EQ(renderReviewText(review(Mig)),
             "csrc/rope.cu: error: changed upstream since the migration (migrated as "
             "csrc/kernels/rope/rope.cu) [stale-provenance]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: incomplete (1 stale-provenance)\n");
   // Without --source nothing is compared with upstream.
   EXPECT_EQ(review(Mig, false).Outcome, Verdict::Thoughtful);
@@ -255,7 +255,7 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
   EXPECT_EQ(J["spec"], "generic");
   EXPECT_EQ(J["every_layer_required_because"], "");
   EXPECT_EQ(J["build_check"], nlohmann::json::parse(R"({"ran": false,
-      "not_run_because": "--no-compile-check", "nvcc": "", "gpu_arch": "", "compiling": 0,
+      "not_run_because": "not asked for", "nvcc": "", "gpu_arch": "", "compiling": 0,
       "total": 0, "tus": [], "link": {"ran": false, "not_run_because": "the build check did not run",
       "links": false, "link_error": "", "linked_against": "", "undefined_symbols": []}})"));
 }
@@ -341,7 +341,7 @@ TEST(ReviewTest, UpstreamNamesInTheApiAndOldNamespacesInCodeLeak) {
             "still lives in the upstream namespace `vllm` [name-leak]\n"
             "csrc/kernels/rope/rope.cu:7: error: qualifies a name with the upstream "
             "namespace `vllm`, which the migration renamed [name-leak]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "verdict: mechanical (3 name-leak)\n");
 }
 
@@ -355,7 +355,7 @@ TEST(ReviewTest, CoverageMatrixNamesTestsPlaceholdersAndUntestedLayers) {
             "csrc/kernels/rope/opmig-manifest.json: warning: no test covers the low-level "
             "correctness layer, asked for by S4; placeholders that always skip: "
             "tests/test_rope.py::test_rope_matches_a_reference [untested-layer]\n"
-            "build check: not run (--no-compile-check)\n"
+            "build check: not run (not asked for)\n"
             "validation layers:\n"
             "  smoke         required  tests/test_rope.py::test_rope_smoke\n"
             "  correctness   required  no test (placeholder: "
@@ -640,24 +640,27 @@ TEST(ReviewTest, BuildCheckSaysWhyItDidNotRun) {
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
   EXPECT_FALSE(R->Build.Ran);
   if (haveNvcc()) {
-    EXPECT_EQ(R->Build.NotRunBecause, "no torch headers (no torch package for python3, no "
-                                      "--torch-include, no include dir after --)");
+    EXPECT_EQ(R->Build.NotRunBecause, "no torch headers (no torch package for python3, no torch "
+                                      "include dir given, no include dir among the Clang "
+                                      "arguments)");
   }
 
   ReviewOptions BadArch = withBuildCheck(Mig);
   BadArch.BuildCheck->GpuArch = "sm_9x";
   R = reviewMigration(BadArch);
   ASSERT_FALSE(static_cast<bool>(R));
-  EXPECT_NE(llvm::toString(R.takeError()).find("invalid --gpu-arch 'sm_9x'"), std::string::npos);
+  EXPECT_NE(llvm::toString(R.takeError()).find("invalid GPU architecture 'sm_9x'"),
+            std::string::npos);
 }
 
 TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   Migration Mig = makeMigration();
+  auto ReviewCommand = [](const std::string &Domain) { return "review " + Domain + " alone"; };
   EXPECT_EQ(migratedDomains(Mig.Target), std::vector<std::string>{"rope"});
   llvm::Expected<GateConfig> Config =
       parseGateConfig("checks: [review]\nreview: {domains: auto}\n", ".opmig.yaml");
   ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
-  llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "", "");
+  llvm::Expected<GateResult> Clean = runGate(*Config, Mig.Target, "", "", ReviewCommand);
   ASSERT_TRUE(static_cast<bool>(Clean)) << llvm::toString(Clean.takeError());
   // The gate's review compiles unless told not to; this manifest records no
   // build flags, and the summary says the check did not run.
@@ -667,7 +670,7 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
             "gate: passed\n");
 
   writeFile(Mig.Target + "/csrc/kernels/rope/extra.cuh", "\n");
-  llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "", "");
+  llvm::Expected<GateResult> Dirty = runGate(*Config, Mig.Target, "", "", ReviewCommand);
   ASSERT_TRUE(static_cast<bool>(Dirty)) << llvm::toString(Dirty.takeError());
   ASSERT_EQ(Dirty->Combined.Findings.size(), 1u);
   const Finding &OverCopy = Dirty->Combined.Findings[0];
@@ -676,6 +679,7 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   EXPECT_EQ(OverCopy.File, "csrc/kernels/rope/extra.cuh");
   EXPECT_EQ(OverCopy.Message,
             "domain rope: in the native folder but neither migrated nor generated");
+  EXPECT_EQ(OverCopy.Fix, "run review rope alone and fix what it reports");
   EXPECT_EQ(OverCopy.Fingerprint.size(), 16u);
   EXPECT_EQ(renderGateSummary(*Dirty, Severity::Error),
             "over-copy: 1 new, 0 baselined, 0 suppressed\n"
@@ -685,7 +689,7 @@ TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
 
   Config = parseGateConfig("checks: [review]\nreview: {domains: [attn]}\n", ".opmig.yaml");
   ASSERT_TRUE(static_cast<bool>(Config));
-  llvm::Expected<GateResult> Unknown = runGate(*Config, Mig.Target, "", "");
+  llvm::Expected<GateResult> Unknown = runGate(*Config, Mig.Target, "", "", ReviewCommand);
   ASSERT_FALSE(static_cast<bool>(Unknown));
   EXPECT_NE(llvm::toString(Unknown.takeError()).find("no opmig-manifest.json of domain 'attn'"),
             std::string::npos);

@@ -120,18 +120,18 @@ TEST(FileLayoutTest, RepeatedPrefixIsAppliedOnce) {
 TEST(FileLayoutTest, PrefixThatNoPortedFileIsUnderIsAnInputError) {
   std::vector<std::string> Files = {"csrc/attention/merge.cu", "csrc/common/checks.h"};
   EXPECT_EQ(layoutError(Files, {"csrc/norm"}),
-            "--flatten csrc/norm: no file the migration ports is under this folder; the folders "
-            "of the ported files: csrc, csrc/attention, csrc/common");
+            "the folder to flatten csrc/norm: no file the migration ports is under it; the "
+            "folders of the ported files: csrc, csrc/attention, csrc/common");
   // Not a folder but a partial name, and a file: neither is a folder of the closure.
-  EXPECT_NE(layoutError(Files, {"csrc/atten"}).find("--flatten csrc/atten: no file"),
+  EXPECT_NE(layoutError(Files, {"csrc/atten"}).find("flatten csrc/atten: no file"),
             std::string::npos);
-  EXPECT_NE(layoutError(Files, {"csrc/common/checks.h"}).find("--flatten csrc/common/checks.h"),
+  EXPECT_NE(layoutError(Files, {"csrc/common/checks.h"}).find("flatten csrc/common/checks.h"),
             std::string::npos);
   // One good prefix does not excuse a bad one.
-  EXPECT_NE(layoutError(Files, {"csrc/common", "lib"}).find("--flatten lib: no file"),
+  EXPECT_NE(layoutError(Files, {"csrc/common", "lib"}).find("flatten lib: no file"),
             std::string::npos);
   EXPECT_EQ(layoutError({"x.cu"}, {"csrc"}),
-            "--flatten csrc: no file the migration ports is under this folder; the folders of "
+            "the folder to flatten csrc: no file the migration ports is under it; the folders of "
             "the ported files: none (every file is at the top of the upstream tree)");
 }
 
@@ -145,15 +145,15 @@ TEST(FileLayoutTest, ManyFoldersAreListedUpToALimit) {
 TEST(FileLayoutTest, TwoFilesLandingOnOnePathAreAnInputErrorNamingBoth) {
   EXPECT_EQ(
       layoutError({"src/kernels/ops.h", "nunchaku/csrc/ops.h"}, {"src/kernels", "nunchaku/csrc"}),
-      "--flatten: nunchaku/csrc/ops.h (--flatten nunchaku/csrc) and src/kernels/ops.h "
-      "(--flatten src/kernels) would both land at ops.h; flatten fewer or deeper folders");
+      "the folders to flatten place nunchaku/csrc/ops.h (flattened from nunchaku/csrc) and "
+      "src/kernels/ops.h (flattened from src/kernels) both at ops.h; flatten fewer or deeper "
+      "folders");
   // A flattened file onto one that keeps its place.
   EXPECT_EQ(layoutError({"csrc/x/csrc/a.h", "csrc/a.h", "lib/b.h"}, {"csrc/x"}),
-            "--flatten: csrc/a.h (not flattened) and csrc/x/csrc/a.h (--flatten csrc/x) would "
-            "both land at csrc/a.h; flatten fewer or deeper folders");
+            "the folders to flatten place csrc/a.h (not flattened) and csrc/x/csrc/a.h "
+            "(flattened from csrc/x) both at csrc/a.h; flatten fewer or deeper folders");
   // Nested prefixes: the outer one's file onto the inner one's.
-  EXPECT_NE(layoutError({"src/k/gemm.h", "src/gemm.h"}, {"src", "src/k"})
-                .find("would both land at gemm.h"),
+  EXPECT_NE(layoutError({"src/k/gemm.h", "src/gemm.h"}, {"src", "src/k"}).find("both at gemm.h"),
             std::string::npos);
 }
 
@@ -167,8 +167,8 @@ TEST(FileLayoutTest, PrefixesAreNormalised) {
 
 TEST(FileLayoutTest, MalformedPrefixesAreInputErrorsNamingThem) {
   EXPECT_EQ(prefixError("/abs/src"),
-            "invalid --flatten '/abs/src': it is an absolute path; pass a folder of the upstream "
-            "tree relative to --source, e.g. src/kernels");
+            "invalid folder to flatten '/abs/src': it is an absolute path; name a folder of the "
+            "upstream tree relative to its root, e.g. src/kernels");
   EXPECT_NE(prefixError("src/../lib").find("a `.` or `..` component"), std::string::npos);
   EXPECT_NE(prefixError("..").find("a `.` or `..` component"), std::string::npos);
   EXPECT_NE(prefixError("src/./k").find("a `.` or `..` component"), std::string::npos);

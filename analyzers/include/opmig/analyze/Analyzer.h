@@ -16,6 +16,7 @@
 #define OPMIG_ANALYZE_ANALYZER_H
 
 #include "opmig/analyze/AnalysisResult.h"
+#include "opmig/support/Errors.h"
 
 #include "llvm/Support/Error.h"
 
@@ -46,6 +47,18 @@ struct AnalyzeOptions {
   bool JudgeWithNvcc = true;
   std::function<void(const Progress &)> OnProgress;
 };
+
+/// The options of AnalyzeOptions that the analysis' messages name (see
+/// InputName in Errors.h).
+namespace inputs {
+inline constexpr InputName SourceRoot{"analyze.SourceRoot"};
+inline constexpr InputName Entries{"analyze.Entries"};
+inline constexpr InputName BuildDir{"analyze.BuildDir"};
+inline constexpr InputName ExtraArgs{"analyze.ExtraArgs"};
+inline constexpr InputName CudaPath{"analyze.CudaPath"};
+inline constexpr InputName TorchIncludeDirs{"analyze.TorchIncludeDirs"};
+inline constexpr InputName GpuArch{"analyze.GpuArch"};
+} // namespace inputs
 
 /// Computes the closure. Fails with an InputError for bad input (see
 /// Errors.h); code that Clang rejects is not an error but makes the result

@@ -20,6 +20,7 @@
 
 #include "opmig/audit/Repository.h"
 #include "opmig/audit/Rule.h"
+#include "opmig/support/Errors.h"
 #include "opmig/support/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -47,6 +48,14 @@ struct AuditOptions {
   std::string ChangedSince;
   Severity FailOn = Severity::Error;
 };
+
+/// The options of AuditOptions that the audit's messages name (see InputName
+/// in Errors.h).
+namespace inputs {
+inline constexpr InputName Profile{"audit.Profile"};
+inline constexpr InputName BaselinePath{"audit.BaselinePath"};
+inline constexpr InputName ChangedSince{"audit.ChangedSince"};
+} // namespace inputs
 
 struct AuditResult {
   std::string Root;

@@ -16,6 +16,7 @@
 #ifndef OPMIG_AUDIT_BASELINE_H
 #define OPMIG_AUDIT_BASELINE_H
 
+#include "opmig/support/Errors.h"
 #include "opmig/support/Finding.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -31,6 +32,12 @@ inline constexpr const char *BaselineSchemaVersion = "opmig.baseline/1";
 
 /// The baseline of every finding that is not Suppressed, ending in a newline.
 std::string serializeBaseline(const std::vector<Finding> &Findings);
+
+namespace inputs {
+/// Asking for a baseline of the current findings (serializeBaseline), which
+/// messages about a baseline advise (see InputName in Errors.h).
+inline constexpr InputName WriteBaseline{"audit.WriteBaseline"};
+} // namespace inputs
 
 /// The fingerprints listed in a baseline; `Origin` names it in errors
 /// (InputError).

@@ -31,6 +31,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -78,13 +79,18 @@ struct GateResult {
   std::vector<ReviewResult> Reviews;      ///< One per reviewed domain.
 };
 
+/// How the caller reviews one domain on its own (a command line, say): each
+/// review finding's fix names it, and the library knows no command's flags.
+using ReviewCommandFor = std::function<std::string(const std::string &Domain)>;
+
 /// Runs the checks of `Config` on the tree at `Root` with the built-in rules
 /// of `BuiltinRulesDir` and the config's extra rules; reviews measure test
 /// coverage against `LayersFile` (empty: no coverage). An untested required
 /// layer is a warning: it fails the gate only under `fail-on: warning`.
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &Root,
                                    const std::string &BuiltinRulesDir,
-                                   const std::string &LayersFile);
+                                   const std::string &LayersFile,
+                                   const ReviewCommandFor &ReviewCommand);
 
 /// A path of `.opmig.yaml` (reports, baseline, rules) resolved against the
 /// gated root; an absolute one stays as it is.

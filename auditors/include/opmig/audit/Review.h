@@ -24,6 +24,7 @@
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/ReviewKinds.h"
 #include "opmig/audit/ValidationCoverage.h"
+#include "opmig/support/Errors.h"
 #include "opmig/support/Finding.h"
 #include "opmig/support/LinkCheck.h"
 #include "opmig/support/TreeCompile.h"
@@ -76,10 +77,16 @@ struct ReviewOptions {
   /// now. The caller supplies it (the driver runs an analysis), so that the
   /// review needs no parser of its own; unset: not compared.
   ClosureFinder FindClosure;
-  /// Compile the domain's TUs with nvcc; nullopt: not asked
-  /// (`--no-compile-check`).
+  /// Compile the domain's TUs with nvcc; nullopt: not asked for.
   std::optional<BuildCheckOptions> BuildCheck;
 };
+
+/// The options of ReviewOptions that the review's messages name (see
+/// InputName in Errors.h).
+namespace inputs {
+inline constexpr InputName ReviewExclude{"audit.ReviewOptions.Exclude"};
+inline constexpr InputName BuildGpuArch{"audit.BuildCheckOptions.GpuArch"};
+} // namespace inputs
 
 enum class Verdict { Thoughtful, Mechanical, Incomplete };
 const char *toString(Verdict V); ///< `thoughtful`, `mechanical`, `incomplete`.

@@ -76,6 +76,23 @@ struct MigrateOptions {
   std::string ToolVersion;
 };
 
+/// The options of MigrateOptions that the migration's messages name (see
+/// InputName in Errors.h); it names those of the analysis as
+/// analyze::inputs.
+namespace inputs {
+inline constexpr InputName TargetRoot{"migrate.TargetRoot"};
+inline constexpr InputName Domain{"migrate.Domain"};
+inline constexpr InputName Profile{"migrate.Profile"};
+inline constexpr InputName Renames{"migrate.Renames"};
+inline constexpr InputName Flatten{"migrate.Flatten"};
+inline constexpr InputName Unregistered{"migrate.Unregistered"};
+inline constexpr InputName UpstreamRepo{"migrate.UpstreamRepo"};
+inline constexpr InputName UpstreamCommit{"migrate.UpstreamCommit"};
+inline constexpr InputName AllowPartial{"migrate.AllowPartial"};
+inline constexpr InputName DryRun{"migrate.DryRun"};
+inline constexpr InputName Bootstrap{"migrate.Bootstrap"};
+} // namespace inputs
+
 enum class ChangeKind {
   Migrated,  ///< A closure file, rewritten.
   Generated, ///< A file the profile generates and the migration owns.
