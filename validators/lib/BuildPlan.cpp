@@ -16,15 +16,20 @@ namespace {
 
 namespace path = llvm::sys::path;
 
-/// Migrated files, then owned generated ones (a block in a target-owned
-/// file is keyed through what the plan reads of it), sorted, once each.
+/// What a build reads of the domain: its C++/CUDA files and CMake files, migrated or owned
+/// generated ones (a block in a target-owned file is keyed through what the plan reads of
+/// it), sorted, once each. Python files are not built: editing them reuses the build.
 std::vector<std::string> manifestFiles(const Manifest &M) {
   std::set<std::string> Files;
+  auto Add = [&](const std::string &Path) {
+    if (isSourceFileName(Path) || path::filename(Path) == "CMakeLists.txt")
+      Files.insert(Path);
+  };
   for (const MigratedFileRecord &F : M.Files)
-    Files.insert(F.TargetPath);
+    Add(F.TargetPath);
   for (const GeneratedFileRecord &G : M.Generated)
     if (G.Blocks.empty())
-      Files.insert(G.TargetPath);
+      Add(G.TargetPath);
   return {Files.begin(), Files.end()};
 }
 

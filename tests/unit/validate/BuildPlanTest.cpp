@@ -13,7 +13,8 @@ Manifest genericManifest() {
              {"csrc/axpy/launch.cuh", "kernels/axpy/axpy/launch.cuh", "", ""}};
   M.Generated = {{"kernels/axpy/axpy.cpp", "aa", {}},
                  {"kernels/axpy/CMakeLists.txt", "bb", {}},
-                 {"kernels/CMakeLists.txt", "", {{"subdirectory", "cc"}}}};
+                 {"kernels/CMakeLists.txt", "", {{"subdirectory", "cc"}}},
+                 {"tests/test_axpy.py", "dd", {}}};
   return M;
 }
 
@@ -22,7 +23,7 @@ TEST(BuildPlanTest, GenericBuildsTheDomainsOwnCMakeProject) {
   ASSERT_TRUE(bool(Plan)) << llvm::toString(Plan.takeError());
   EXPECT_EQ(Plan->Kind, BuildKind::CMakeProject);
   EXPECT_EQ(Plan->CMakeSourceDir, "kernels/axpy");
-  // Owned files are keyed; the block in kernels/CMakeLists.txt is not a file of the domain.
+  // Owned native files are keyed; neither the block in kernels/CMakeLists.txt nor Python.
   EXPECT_EQ(Plan->KeyedFiles,
             (std::vector<std::string>{"kernels/axpy/CMakeLists.txt", "kernels/axpy/axpy.cpp",
                                       "kernels/axpy/axpy/launch.cuh",

@@ -4,8 +4,9 @@
 // from, so that validating an unchanged domain again rebuilds nothing:
 //
 //   the plan (profile, domain, the extension's sources and flags, the archs),
-//   the sha256 of each keyed file as it is on disk now (a hand edit since the
-//   migration rebuilds, whatever the manifest recorded), the torch (version
+//   the sha256 of each keyed file (BuildPlan::KeyedFiles) as it is on disk
+//   now (a hand edit since the migration rebuilds, whatever the manifest
+//   recorded; a Python file is not built, so editing one does not), the torch (version
 //   and folder), the compilers (path, size and modification time) and the
 //   Python headers.
 //

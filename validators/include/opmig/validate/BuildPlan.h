@@ -55,7 +55,8 @@ struct BuildPlan {
   ExtensionDeclaration Extension;
   std::vector<CudaArch> Archs;
   /// Root-relative files whose content keys the build: the manifest's
-  /// migrated and owned generated files, and the extension's sources.
+  /// C++/CUDA and CMake files (migrated or owned generated), and the
+  /// extension's sources.
   std::vector<std::string> KeyedFiles;
   /// The C++/CUDA TUs the manifest says the migration wrote, root-relative:
   /// those the build does not compile are where a missing symbol belongs.
