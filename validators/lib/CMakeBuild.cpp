@@ -120,7 +120,13 @@ BuildOutcome buildCMakeProject(const LayerContext &Ctx, const BuildPlan &Plan,
     BuildFailure Failure = firstBuildError(Build.Stdout + "\n" + Build.Stderr, Ctx.Root);
     bool AtLink = Failure.File.empty() && !Failure.First;
     if (Build.How != ChildOutcome::Kind::Exited || !AtLink) {
-      Out.Checks.push_back(failed("build-compile", failureText(Build, Ctx.Root), Failure.File));
+      CheckResult Failed =
+          failed("build-compile",
+                 Build.How == ChildOutcome::Kind::Exited ? Failure.firstError()
+                                                         : "the build " + Build.describe(),
+                 Failure.File);
+      Failed.Reason = failureText(Build, Ctx.Root);
+      Out.Checks.push_back(std::move(Failed));
       Out.Checks.push_back(skipped("build-link", "a TU does not compile"));
     } else {
       Out.Checks.push_back(passed("build-compile", Count + " compile"));

@@ -4,6 +4,7 @@
 
 #include "opmig/support/TreeCompile.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 
 namespace opmig::validate {
@@ -20,14 +21,26 @@ std::string compiledSource(llvm::StringRef Command) {
   return "";
 }
 
+/// CMake writes its message under the `CMake Error ...:` line, indented,
+/// up to a blank line: the paragraph joined into one line.
+std::string cmakeParagraph(llvm::ArrayRef<llvm::StringRef> Lines, size_t First) {
+  std::string Text = Lines[First].trim().str();
+  for (size_t I = First + 1; I < Lines.size() && Lines[I].starts_with(" "); ++I)
+    Text += " " + Lines[I].trim().str();
+  return Text;
+}
+
 } // namespace
 
-std::string BuildFailure::summary() const {
-  std::string Text = File.empty() ? "" : File + ": ";
+std::string BuildFailure::firstError() const {
   if (First)
-    return Text + First->File + (First->Line ? ":" + std::to_string(First->Line) : "") +
+    return First->File + (First->Line ? ":" + std::to_string(First->Line) : "") +
            ": error: " + First->Message;
-  return Text + (FirstLine.empty() ? "the build failed without an error message" : FirstLine);
+  return FirstLine.empty() ? "the build failed without an error message" : FirstLine;
+}
+
+std::string BuildFailure::summary() const {
+  return (File.empty() ? "" : File + ": ") + firstError();
 }
 
 BuildFailure firstBuildError(llvm::StringRef Log, llvm::StringRef Root) {
@@ -48,7 +61,8 @@ BuildFailure firstBuildError(llvm::StringRef Log, llvm::StringRef Root) {
       Failure.First = Errors.front();
       Failure.First->File = relativeToRoot(Failure.First->File, Root);
     } else if (Failure.FirstLine.empty() && Lines[I].contains_insensitive("error")) {
-      Failure.FirstLine = Lines[I].trim().str();
+      Failure.FirstLine =
+          Lines[I].starts_with("CMake Error") ? cmakeParagraph(Lines, I) : Lines[I].trim().str();
     }
   }
   return Failure;

@@ -32,7 +32,9 @@ struct BuildFailure {
   std::optional<CompilerError> First;
   std::string FirstLine; ///< Used when First is empty.
 
-  /// `kernels/a/a.cu: kernels/a/a.cu:12: error: ...` or what is known.
+  /// `kernels/a/a.h:12: error: ...`, or what is known of the first error.
+  std::string firstError() const;
+  /// `kernels/a/a.cu: ` (the failing TU, when known) and firstError().
   std::string summary() const;
 };
 
