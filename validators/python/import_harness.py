@@ -18,8 +18,9 @@ Cases:
             "build_command": CHECK}
   built     {"path": SRC, "package": PKG, "build_dir": DIR, "extension": EXT,
              "module": DOMAIN_MODULE, "domain": D}
-            with DIR appended to PKG's __path__: EXT imports, and the domain
-            reports it available. -> {"loads": CHECK, "available": CHECK}
+            torch imported first, then with DIR appended to PKG's __path__:
+            EXT imports, and the domain reports it available.
+            -> {"loads": CHECK, "available": CHECK}
   library   {"library": SO, "namespace": NS}
             torch.ops.load_library(SO) -> {"loads": CHECK, "ops": [names]}
 
@@ -131,6 +132,9 @@ def case_built(request):
     sys.path.insert(0, request["path"])
     answer = {}
     try:
+        # An extension finds torch's libraries only once torch is loaded (it has
+        # no rpath to them), as the domain module loads it.
+        importlib.import_module("torch")
         package = importlib.import_module(request["package"])
         package.__path__.append(request["build_dir"])
         importlib.import_module(request["extension"])
