@@ -31,11 +31,22 @@ TEST(FirstErrorTest, AHostCompilersErrorWithoutNinja) {
 }
 
 TEST(FirstErrorTest, WithoutACompilersLineTheFirstLineSayingError) {
-  BuildFailure F =
-      firstBuildError("CMake Error at CMakeLists.txt:10 (find_package):\n  more\n", "/t");
+  BuildFailure F = firstBuildError("ld: warning: x\nmake: *** [all] Error 2\n", "/t");
   EXPECT_FALSE(F.First.has_value());
-  EXPECT_EQ(F.summary(), "CMake Error at CMakeLists.txt:10 (find_package):");
+  EXPECT_EQ(F.summary(), "make: *** [all] Error 2");
   EXPECT_EQ(firstBuildError("", "/t").summary(), "the build failed without an error message");
+}
+
+TEST(FirstErrorTest, ACMakeErrorIsItsWholeParagraph) {
+  BuildFailure F = firstBuildError("-- Found Torch\n"
+                                   "CMake Error in CMakeLists.txt:\n"
+                                   "  Target \"x\" requires the language dialect \"CUDA20\"\n"
+                                   "  (with compiler extensions).\n"
+                                   "\n"
+                                   "-- Generating done\n",
+                                   "/t");
+  EXPECT_EQ(F.summary(), "CMake Error in CMakeLists.txt: Target \"x\" requires the language "
+                         "dialect \"CUDA20\" (with compiler extensions).");
 }
 
 } // namespace
