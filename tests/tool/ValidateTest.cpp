@@ -5,7 +5,8 @@
 // the cache-dit-like target), then the build and import layers for real:
 // with the pinned torch and nvcc (they skip and say why without them), one
 // heavy build shared by the tests through the build cache, and planted
-// faults: a loader that raises at import, a source that does not compile.
+// faults: a loader that raises at import, a lost instantiation TU (an
+// undefined symbol at load), a source that does not compile.
 //
 //===----------------------------------------------------------------------===//
 
@@ -195,6 +196,31 @@ TEST_F(ValidateWithTorch, ALoaderThatRaisesAtImportFailsImportOnly) {
   EXPECT_NE((*check(*Import, "import-without-extension"))["reason"].get<std::string>().find(
                 "ModuleNotFoundError"),
             std::string::npos);
+}
+
+TEST_F(ValidateWithTorch, AClosureMissingAnInstantiationTUFailsImportNamingTheSymbol) {
+  std::string Target = migratedTarget();
+  std::string Lost = "csrc/kernels/axpy/axpy/launch_f32.cu";
+  ASSERT_TRUE(std::filesystem::remove(Target + "/" + Lost));
+  std::string Setup = readFile(Target + "/setup.py");
+  std::string Listed = "        \"" + Lost + "\",\n";
+  size_t At = Setup.find(Listed);
+  ASSERT_NE(At, std::string::npos) << Setup;
+  writeFile(Target + "/setup.py", Setup.erase(At, Listed.size()));
+  nlohmann::json Doc = run(Target, 1);
+  EXPECT_EQ((*layer(Doc, "build"))["status"], "pass") << "it builds; it only fails to load";
+  const nlohmann::json *Missing = check(*layer(Doc, "import"), "import-missing-symbol");
+  ASSERT_NE(Missing, nullptr) << Doc.dump(2);
+  EXPECT_EQ((*Missing)["status"], "fail");
+  std::string Reason = (*Missing)["reason"];
+  EXPECT_NE(Reason.find("undefined symbol `cache_dit::axpy::AxpyLauncher<float>::run(float "
+                        "const*, float*, int, CUstream_st*)`"),
+            std::string::npos)
+      << Reason;
+  EXPECT_NE(Reason.find("the manifest lists " + Lost + ", which is missing"), std::string::npos)
+      << Reason;
+  EXPECT_EQ(Doc["findings"][0]["file"], Lost);
+  EXPECT_EQ((*check(*layer(Doc, "import"), "import-without-extension"))["status"], "pass");
 }
 
 TEST_F(ValidateWithTorch, ASourceThatDoesNotCompileNamesTheFileAndItsFirstError) {
