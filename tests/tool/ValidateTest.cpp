@@ -227,14 +227,17 @@ TEST_F(ValidateWithTorch, ASourceThatDoesNotCompileNamesTheFileAndItsFirstError)
   std::string Target = migratedTarget();
   std::string Source = Target + "/csrc/kernels/axpy/axpy/launch_f32.cu";
   ASSERT_TRUE(std::filesystem::exists(Source));
-  writeFile(Source, readFile(Source) + "planted_undeclared_name;\n");
+  writeFile(Source, readFile(Source) + "void planted() { planted_undeclared_name(); }\n");
   nlohmann::json Doc = run(Target, 1);
   const nlohmann::json *Compile = check(*layer(Doc, "build"), "build-compile");
   ASSERT_NE(Compile, nullptr) << Doc.dump(2);
   EXPECT_EQ((*Compile)["status"], "fail");
   std::string Reason = (*Compile)["reason"];
   EXPECT_EQ(Reason.rfind("csrc/kernels/axpy/axpy/launch_f32.cu: ", 0), 0u) << Reason;
-  EXPECT_NE(Reason.find("planted_undeclared_name"), std::string::npos) << Reason;
+  EXPECT_NE(Reason.find("launch_f32.cu:6: error: identifier \"planted_undeclared_name\" is "
+                        "undefined"),
+            std::string::npos)
+      << Reason;
   EXPECT_EQ(Reason.find('\n'), std::string::npos) << "one error, not the log";
   EXPECT_EQ((*check(*layer(Doc, "import"), "import-load"))["status"], "skip");
 }
