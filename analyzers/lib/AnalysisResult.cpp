@@ -50,16 +50,20 @@ const char *toString(FileRole R) {
   return "unknown";
 }
 
-const char *toString(AnalysisDiagnostic::Level L) {
-  switch (L) {
-  case AnalysisDiagnostic::Level::Note:
-    return "note";
-  case AnalysisDiagnostic::Level::Warning:
-    return "warning";
-  case AnalysisDiagnostic::Level::Error:
-    return "error";
-  }
-  return "unknown";
+Finding analysisFinding(const char *Id, Severity Level, std::string File, unsigned Line,
+                        std::string Message) {
+  Finding F;
+  F.Id = Id;
+  F.Level = Level;
+  F.Message = std::move(Message);
+  F.File = std::move(File);
+  F.Line = Line;
+  F.Producer = "analyze";
+  return F;
+}
+
+Finding analysisWarning(const char *Id, std::string File, std::string Message) {
+  return analysisFinding(Id, Severity::Warning, std::move(File), 0, std::move(Message));
 }
 
 const char *toString(ExternalClass C) {

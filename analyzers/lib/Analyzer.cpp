@@ -114,11 +114,11 @@ private:
   std::set<std::string> DefinitionSearched;
   /// Errors of each parse Clang rejected, by TU (absolute) and side, until
   /// nvcc has judged the TU; and the files those parses read.
-  std::map<std::string, std::map<ParseSide, std::vector<DiagnosticFact>>> Rejected;
+  std::map<std::string, std::map<ParseSide, std::vector<ParseErrorFact>>> Rejected;
   std::map<std::string, std::set<std::string>> RejectedInputs;
   std::vector<NvccJudgement> Judged;
   std::vector<std::string> PartialReasons;
-  std::vector<AnalysisDiagnostic> Diagnostics;
+  std::vector<Finding> Diagnostics;
   AnalysisStats Stats;
 };
 
@@ -128,8 +128,9 @@ void Analysis::warnAboutMissingDirectories() {
     if (!llvm::sys::fs::is_directory(Flags.Directory))
       Missing.insert(Flags.Directory);
   for (const std::string &Dir : Missing)
-    Diagnostics.push_back(AnalysisDiagnostic::warning(
-        Dir, "compile database directory does not exist; its TUs are parsed from the source root"));
+    Diagnostics.push_back(analysisWarning(
+        finding_id::DatabaseDirectoryMissing, Dir,
+        "compile database directory does not exist; its TUs are parsed from the source root"));
 }
 
 TUFlags Analysis::flagsOf(const std::string &TU) const {
@@ -200,8 +201,8 @@ void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool From
   std::string Where = Tree.relative(Request.MainFile) + " (" + toString(Request.Side) + ")";
   if (!Facts.Completed)
     PartialReasons.push_back(Where + ": the Clang frontend could not run on this TU");
-  if (!Facts.Diagnostics.empty()) {
-    Rejected[Request.MainFile][Request.Side] = Facts.Diagnostics;
+  if (!Facts.Errors.empty()) {
+    Rejected[Request.MainFile][Request.Side] = Facts.Errors;
     RejectedInputs[Request.MainFile].insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
   }
   SeenFiles.insert(Facts.InputFiles.begin(), Facts.InputFiles.end());
@@ -270,7 +271,7 @@ void Analysis::recordRejection(const std::string &TU, const NvccVerdict *Verdict
   }
   for (const auto &[Side, Errors] : Rejected.at(TU)) {
     std::string Where = Tree.relative(TU) + " (" + toString(Side) + ")";
-    const DiagnosticFact &First = Errors.front();
+    const ParseErrorFact &First = Errors.front();
     if (!Accepted) {
       std::string Reason = Where + ": " + std::to_string(Errors.size()) +
                            " error(s) Clang reported; first: " + Tree.relative(First.File) + ":" +
@@ -282,13 +283,12 @@ void Analysis::recordRejection(const std::string &TU, const NvccVerdict *Verdict
         Reason += "; " + NoVerdictReason;
       PartialReasons.push_back(std::move(Reason));
     }
-    for (const DiagnosticFact &Fact : Errors)
-      Diagnostics.push_back(
-          {Accepted ? AnalysisDiagnostic::Level::Warning : Fact.Severity,
-           {Tree.relative(Fact.File), Fact.Line},
-           Accepted ? "Clang only (nvcc compiles " + Tree.relative(TU) + "): " + Fact.Message
-                    : Fact.Message,
-           toString(Side)});
+    for (const ParseErrorFact &Fact : Errors)
+      Diagnostics.push_back(analysisFinding(
+          Side == ParseSide::Host ? finding_id::HostParseError : finding_id::DeviceParseError,
+          Accepted ? Severity::Warning : Severity::Error, Tree.relative(Fact.File), Fact.Line,
+          Accepted ? "Clang only (nvcc compiles " + Tree.relative(TU) + "): " + Fact.Message
+                   : Fact.Message));
   }
   Judged.push_back(std::move(Judgement));
 }
@@ -419,8 +419,8 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
 
   R.Diagnostics = Tree.Diagnostics;
   std::set<std::tuple<std::string, unsigned, std::string>> Seen;
-  for (const AnalysisDiagnostic &Diag : Diagnostics)
-    if (Seen.insert({Diag.Loc.File, Diag.Loc.Line, Diag.Message}).second)
+  for (const Finding &Diag : Diagnostics)
+    if (Seen.insert({Diag.File, Diag.Line, Diag.Message}).second)
       R.Diagnostics.push_back(Diag);
   R.PartialReasons = PartialReasons;
   R.NvccJudged = Judged;
@@ -435,8 +435,9 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   R.Torch = Toolchain.Torch;
   for (const std::string &TU : ParsedTUs)
     if (Database && !Database->ByFile.count(TU))
-      R.Diagnostics.push_back(AnalysisDiagnostic::warning(
-          Tree.relative(TU), "not in the compile database; parsed with inferred flags"));
+      R.Diagnostics.push_back(analysisWarning(finding_id::NotInDatabase, Tree.relative(TU),
+                                              "not in the compile database; parsed with "
+                                              "inferred flags"));
   for (const ClosureFile &File : R.Files)
     if (File.Role != FileRole::Registration && isTranslationUnitName(File.Path)) {
       ParseRequest Request = requestFor(Tree.Root + "/" + File.Path, ParseSide::Host);

@@ -3,6 +3,7 @@
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/TUParser.h"
 #include "opmig/support/CapturedOutput.h"
+#include "opmig/support/CommandRunner.h"
 #include "opmig/support/NvccCheck.h"
 #include "opmig/support/SourceFiles.h"
 #include "opmig/support/SymbolTables.h"
@@ -12,7 +13,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/xxhash.h"
@@ -33,42 +33,12 @@ struct CompileJob {
   std::string Object; ///< Empty for a device compile (checked, not linked).
 };
 
-struct RunResult {
-  bool Ok = false;
-  std::string FirstError;
-};
-
-/// The first error of a failed compile's log, as `file:line: message`.
-std::string firstErrorIn(llvm::StringRef Log) {
-  std::vector<CompilerError> Errors = parseCompilerErrors(Log);
-  if (!Errors.empty())
-    return Errors.front().File + ":" + std::to_string(Errors.front().Line) + ": " +
-           Errors.front().Message;
-  llvm::SmallVector<llvm::StringRef> Lines;
-  Log.split(Lines, '\n');
-  for (llvm::StringRef Line : Lines)
-    if (Line.contains("error"))
-      return Line.trim().str();
-  return "";
-}
-
-/// Runs `Args` (argv[0] is resolved on PATH or taken as a path) and keeps
-/// the first error of its output.
-RunResult runCommand(const std::vector<std::string> &Args, const std::string &LogPath) {
-  llvm::SmallVector<llvm::StringRef> Argv(Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(LogPath),
-                                                llvm::StringRef(LogPath)};
-  std::string ExecError;
-  int Code =
-      llvm::sys::ExecuteAndWait(Args.front(), Argv, std::nullopt, Redirects, 0, 0, &ExecError);
-  RunResult Result{Code == 0, ExecError};
-  if (Result.Ok || !Result.FirstError.empty())
-    return Result;
-  if (auto Log = llvm::MemoryBuffer::getFile(LogPath))
-    Result.FirstError = firstErrorIn((*Log)->getBuffer());
-  if (Result.FirstError.empty())
-    Result.FirstError = "exit code " + std::to_string(Code);
-  return Result;
+/// Runs `Args`, its output kept in `LogPath`, inside the scratch copy
+/// that --keep-scratch keeps.
+CommandRun runLogged(const std::vector<std::string> &Args, const std::string &LogPath) {
+  CommandOptions Options;
+  Options.LogPath = LogPath;
+  return runCommand(Args, Options);
 }
 
 /// A Clang command line that compiles `Request` to `Object` instead of
@@ -252,20 +222,21 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
       return true;
     });
   }
-  std::vector<RunResult> Results(Jobs.size());
+  std::vector<std::string> Errors(Jobs.size()); ///< Empty for a TU that compiled.
   {
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
     for (size_t I = 0; I < Jobs.size(); ++I)
       Pool.async([&, I] {
-        Results[I] = runCommand(Jobs[I].Args, Scratch + "/compile-" + std::to_string(I) + ".log");
+        Errors[I] = runLogged(Jobs[I].Args, Scratch + "/compile-" + std::to_string(I) + ".log")
+                        .firstError();
       });
   }
   bool Compiles = true;
   for (size_t I = 0; I < Jobs.size(); ++I) {
-    if (!Results[I].Ok) {
+    if (!Errors[I].empty()) {
       Compiles = false;
       // Paths in the message are the scratch copy's: show them tree-relative.
-      std::string Error = Results[I].FirstError;
+      std::string Error = Errors[I];
       for (size_t At; (At = Error.find(Scratch + "/")) != std::string::npos;)
         Error.erase(At, Scratch.size() + 1);
       if (Report)
@@ -282,21 +253,21 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
   // A closure without objects (header-only, or a trial that dropped the
   // only TU) has nothing to link, but must still define its entries.
   bool HasObjects = LinkArgs.size() > 4;
-  RunResult Linked{true, ""};
+  std::string LinkError; ///< Empty when it linked, or had nothing to link.
   if (HasObjects)
-    Linked = runCommand(LinkArgs, Scratch + "/link.log");
+    LinkError = runLogged(LinkArgs, Scratch + "/link.log").firstError();
   std::vector<std::string> Undefined;
   std::string LinkedAgainst;
-  if (Linked.Ok)
+  if (LinkError.empty())
     Undefined =
         linkProblems(HasObjects ? Scratch + "/libclosure.so" : "", Files, Scratch, LinkedAgainst);
-  bool Links = Linked.Ok && Undefined.empty();
+  bool Links = LinkError.empty() && Undefined.empty();
   if (Report) {
     Report->Links = Links;
     Report->LinkedAgainst = std::move(LinkedAgainst);
     Report->UndefinedSymbols = std::move(Undefined);
-    if (!Linked.Ok)
-      Report->UndefinedSymbols.push_back("link failed: " + Linked.FirstError);
+    if (!LinkError.empty())
+      Report->UndefinedSymbols.push_back("link failed: " + LinkError);
   }
   return Links;
 }
@@ -379,7 +350,7 @@ std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files
       std::string Stem = Scratch + "/provider-" + llvm::utohexstr(llvm::xxh3_64bits(Files[I]));
       std::vector<std::string> Args =
           Compiler.command(SourceRoot + "/" + Files[I], Flags.at(Files[I]), Stem + ".o");
-      if (runCommand(Args, Stem + ".log").Ok)
+      if (runLogged(Args, Stem + ".log").succeeded())
         readSymbols(Stem + ".o", Tables[I]);
     });
   Pool.wait();

@@ -53,14 +53,15 @@ public:
 
   void walk(const std::string &Dir) {
     if (!VisitedDirs.insert(realPathOf(Dir)).second) {
-      warn(Dir, "directory reached twice through a symbolic link (a loop?); not followed again");
+      warn(finding_id::SkippedTreeEntry, Dir,
+           "directory reached twice through a symbolic link (a loop?); not followed again");
       return;
     }
     std::error_code EC;
     for (fs::directory_iterator It(Dir, EC), End; It != End && !EC; It.increment(EC))
       visit(It->path());
     if (EC)
-      warn(Dir, "cannot list directory: " + EC.message());
+      warn(finding_id::UnreadableTreeEntry, Dir, "cannot list directory: " + EC.message());
   }
 
 private:
@@ -70,12 +71,14 @@ private:
       return;
     std::string Real = realPathOf(Path);
     if (Real != Path && !Tree.contains(Real) && Real != Tree.Root) {
-      warn(Path, "symbolic link leaves the source tree; not followed");
+      warn(finding_id::SkippedTreeEntry, Path,
+           "symbolic link leaves the source tree; not followed");
       return;
     }
     fs::file_status Status;
     if (fs::status(Real, Status)) {
-      warn(Path, "broken symbolic link or unreadable entry; skipped");
+      warn(finding_id::UnreadableTreeEntry, Path,
+           "broken symbolic link or unreadable entry; skipped");
       return;
     }
     if (fs::is_directory(Status)) {
@@ -97,7 +100,8 @@ private:
     auto Buffer =
         llvm::MemoryBuffer::getFile(Path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
     if (!Buffer) {
-      warn(Path, "cannot read file: " + Buffer.getError().message());
+      warn(finding_id::UnreadableTreeEntry, Path,
+           "cannot read file: " + Buffer.getError().message());
       return;
     }
     SourceFile File;
@@ -107,13 +111,12 @@ private:
     File.IsTranslationUnit = isTranslationUnitName(Path);
     const auto *Begin = reinterpret_cast<const llvm::UTF8 *>(File.Content.data());
     if (!llvm::isLegalUTF8String(&Begin, Begin + File.Content.size()))
-      warn(Path, "file is not valid UTF-8; analysed byte for byte");
+      warn(finding_id::NotUtf8, Path, "file is not valid UTF-8; analysed byte for byte");
     Tree.Files.push_back(std::move(File));
   }
 
-  void warn(const std::string &Path, std::string Message) {
-    Tree.Diagnostics.push_back(
-        AnalysisDiagnostic::warning(Tree.relative(Path), std::move(Message)));
+  void warn(const char *Id, const std::string &Path, std::string Message) {
+    Tree.Diagnostics.push_back(analysisWarning(Id, Tree.relative(Path), std::move(Message)));
   }
 
   SourceTree &Tree;

@@ -33,7 +33,7 @@ void TUFacts::merge(const TUFacts &Other) {
                         Other.Instantiations.end());
   Includes.insert(Includes.end(), Other.Includes.begin(), Other.Includes.end());
   Registrations.insert(Registrations.end(), Other.Registrations.begin(), Other.Registrations.end());
-  Diagnostics.insert(Diagnostics.end(), Other.Diagnostics.begin(), Other.Diagnostics.end());
+  Errors.insert(Errors.end(), Other.Errors.begin(), Other.Errors.end());
   Completed = Completed && Other.Completed;
 }
 
@@ -46,10 +46,6 @@ NLOHMANN_JSON_SERIALIZE_ENUM(SymbolKind, {{SymbolKind::Kernel, "kernel"},
                                           {SymbolKind::Variable, "variable"},
                                           {SymbolKind::Macro, "macro"}})
 NLOHMANN_JSON_SERIALIZE_ENUM(ParseSide, {{ParseSide::Host, "host"}, {ParseSide::Device, "device"}})
-NLOHMANN_JSON_SERIALIZE_ENUM(AnalysisDiagnostic::Level,
-                             {{AnalysisDiagnostic::Level::Note, "note"},
-                              {AnalysisDiagnostic::Level::Warning, "warning"},
-                              {AnalysisDiagnostic::Level::Error, "error"}})
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SymbolFact, Name, Kind, File, Line, BeginOffset, EndOffset,
                                    IsDefinition, EmittedWhereIncluded, Refs, Specializations,
@@ -59,7 +55,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(IncludeFact, Includer, Line, Spelling, Angled
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RegistrationFact, Via, Namespace, OpName, Schema, Function, File,
                                    Line)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(InstantiationFact, Template, Specialization, Name, File, Line)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(DiagnosticFact, Severity, File, Line, Message)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ParseErrorFact, File, Line, Message)
 
 void to_json(nlohmann::json &J, const TUFacts &F) {
   J = nlohmann::json{{"MainFile", F.MainFile},
@@ -69,7 +65,7 @@ void to_json(nlohmann::json &J, const TUFacts &F) {
                      {"Instantiations", F.Instantiations},
                      {"Includes", F.Includes},
                      {"Registrations", F.Registrations},
-                     {"Diagnostics", F.Diagnostics},
+                     {"Errors", F.Errors},
                      {"InputFiles", F.InputFiles},
                      {"Completed", F.Completed}};
 }
@@ -82,7 +78,7 @@ void from_json(const nlohmann::json &J, TUFacts &F) {
   J.at("Instantiations").get_to(F.Instantiations);
   J.at("Includes").get_to(F.Includes);
   J.at("Registrations").get_to(F.Registrations);
-  J.at("Diagnostics").get_to(F.Diagnostics);
+  J.at("Errors").get_to(F.Errors);
   J.at("InputFiles").get_to(F.InputFiles);
   J.at("Completed").get_to(F.Completed);
 }

@@ -24,9 +24,9 @@ public:
 
   void HandleDiagnostic(DiagnosticsEngine::Level Level, const Diagnostic &Info) override {
     DiagnosticConsumer::HandleDiagnostic(Level, Info);
-    if (Level < DiagnosticsEngine::Error || Facts.Diagnostics.size() >= MaxKept)
+    if (Level < DiagnosticsEngine::Error || Facts.Errors.size() >= MaxKept)
       return;
-    DiagnosticFact Fact;
+    ParseErrorFact Fact;
     llvm::SmallString<128> Message;
     Info.FormatDiagnostic(Message);
     Fact.Message = std::string(Message);
@@ -38,7 +38,7 @@ public:
         Fact.Line = Loc.getLine();
       }
     }
-    Facts.Diagnostics.push_back(std::move(Fact));
+    Facts.Errors.push_back(std::move(Fact));
   }
 
 private:

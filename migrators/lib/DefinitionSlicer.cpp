@@ -1,5 +1,7 @@
 #include "DefinitionSlicer.h"
 
+#include "RewriteIssue.h"
+
 #include "clang/AST/DeclTemplate.h"
 #include "clang/Lex/MacroInfo.h"
 #include "llvm/ADT/StringSet.h"
@@ -123,7 +125,7 @@ std::pair<unsigned, unsigned> removalRange(const SourceLayout &Layout, unsigned 
 /// found: they would stay, with the old binding.
 void reportUnexpandedRegistrations(const PortedFile &File,
                                    const std::vector<FoundDefinition> &Found,
-                                   std::vector<RewriteIssue> &Issues) {
+                                   std::vector<Finding> &Issues) {
   const SourceLayout &Layout = File.Layout;
   const std::vector<RawToken> &Tokens = Layout.tokens();
   for (size_t I = 0; I + 1 < Tokens.size(); ++I) {
@@ -138,10 +140,11 @@ void reportUnexpandedRegistrations(const PortedFile &File,
       return F.Registration && F.Begin <= Offset && Offset < F.End;
     });
     if (!InDirective && !Covered)
-      Issues.push_back({{File.Upstream, Layout.lineOf(Offset)},
-                        "`" + Layout.spelling(Tokens[I]).str() +
-                            "` block was expanded by no parse and stays in the copy",
-                        true});
+      Issues.push_back(rewriteIssue(issue_id::RegistrationUnexpanded, File.Upstream,
+                                    Layout.lineOf(Offset),
+                                    "`" + Layout.spelling(Tokens[I]).str() +
+                                        "` block was expanded by no parse and stays in the copy",
+                                    true));
   }
 }
 
@@ -172,7 +175,7 @@ void findDefinitions(llvm::ArrayRef<Decl *> TopLevel, ParseLocations &Locs,
 
 SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> &Found,
                      const std::vector<analyze::SiblingDefinition> &Wanted,
-                     std::vector<RewriteIssue> &Issues) {
+                     std::vector<Finding> &Issues) {
   std::vector<const FoundDefinition *> Chosen;
   for (const FoundDefinition &F : Found)
     if (F.Registration)
@@ -183,9 +186,9 @@ SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> 
     };
     auto It = llvm::find_if(Found, Matches);
     if (It == Found.end()) {
-      Issues.push_back({{File.Upstream, S.Loc.Line},
-                        "definition `" + S.Name + "` to leave out was found by no parse",
-                        true});
+      Issues.push_back(
+          rewriteIssue(issue_id::DefinitionNotFound, File.Upstream, S.Loc.Line,
+                       "definition `" + S.Name + "` to leave out was found by no parse", true));
       continue;
     }
     Chosen.push_back(&*It);

@@ -71,7 +71,7 @@ struct SlicePlan {
 /// become blocking issues.
 SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> &Found,
                      const std::vector<analyze::SiblingDefinition> &Wanted,
-                     std::vector<RewriteIssue> &Issues);
+                     std::vector<Finding> &Issues);
 
 } // namespace opmig::migrate
 

@@ -1,5 +1,7 @@
 #include "EditMerger.h"
 
+#include "RewriteIssue.h"
+
 #include <algorithm>
 
 namespace opmig::migrate {
@@ -18,8 +20,9 @@ Overlap overlapOf(const FileEdit &Edit, const std::pair<unsigned, unsigned> &Ran
 }
 
 void conflict(const PortedFile &File, unsigned Offset, const std::string &Message,
-              std::vector<RewriteIssue> &Issues) {
-  Issues.push_back({{File.Upstream, File.Layout.lineOf(Offset)}, Message, true});
+              std::vector<Finding> &Issues) {
+  Issues.push_back(rewriteIssue(issue_id::EditConflict, File.Upstream, File.Layout.lineOf(Offset),
+                                Message, true));
 }
 
 } // namespace
@@ -27,7 +30,7 @@ void conflict(const PortedFile &File, unsigned Offset, const std::string &Messag
 clang::tooling::Replacements
 buildReplacements(const PortedFile &File, std::vector<FileEdit> Edits,
                   const std::vector<std::pair<unsigned, unsigned>> &Removed,
-                  std::vector<RewriteIssue> &Issues) {
+                  std::vector<Finding> &Issues) {
   std::vector<FileEdit> Kept;
   for (FileEdit &Edit : Edits) {
     Overlap Worst = Overlap::None;

@@ -25,7 +25,7 @@ namespace opmig::migrate {
 clang::tooling::Replacements
 buildReplacements(const PortedFile &File, std::vector<FileEdit> Edits,
                   const std::vector<std::pair<unsigned, unsigned>> &Removed,
-                  std::vector<RewriteIssue> &Issues);
+                  std::vector<Finding> &Issues);
 
 } // namespace opmig::migrate
 

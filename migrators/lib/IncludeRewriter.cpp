@@ -1,5 +1,7 @@
 #include "IncludeRewriter.h"
 
+#include "RewriteIssue.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -80,7 +82,7 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
       Locs.addEdit(*Includer, includeRemoval(*Includer, HashOffset));
       return;
     }
-    Locs.record().addIssue(Includer->Upstream, Line,
+    Locs.record().addIssue(issue_id::IncludeNotPorted, Includer->Upstream, Line,
                            "includes `" + Ctx.relative(Real) + "`, which is not ported", true,
                            HashOffset);
     return;
@@ -90,7 +92,7 @@ void IncludeRewriter::InclusionDirective(SourceLocation HashLoc, const Token &, 
   std::string Spelling = includeSpelling(Ctx.request(), *Includer, *Ctx.byRealPath(Real));
   SourceLocation Begin = FilenameRange.getBegin(), End = FilenameRange.getEnd();
   if (!Begin.isFileID() || !End.isFileID() || SM.getFileID(Begin) != SM.getFileID(HashLoc)) {
-    Locs.record().addIssue(Includer->Upstream, Line,
+    Locs.record().addIssue(issue_id::IncludeThroughMacro, Includer->Upstream, Line,
                            "include of `" + FileName.str() +
                                "` is written through a macro and cannot be respelled",
                            true, HashOffset);
@@ -130,7 +132,7 @@ void rewriteUnparsedIncludes(const RewriteContext &Ctx, const PortedFile &File,
                              const std::set<unsigned> &SeenIncludes,
                              const IncludeSearchPath &Search,
                              const std::function<bool(unsigned)> &IsSeen,
-                             std::vector<FileEdit> &Edits, std::vector<RewriteIssue> &Issues) {
+                             std::vector<FileEdit> &Edits, std::vector<Finding> &Issues) {
   for (const IncludeSpelling &Include : File.Layout.includes()) {
     if (SeenIncludes.count(Include.DirectiveBegin))
       continue;
@@ -159,10 +161,10 @@ void rewriteUnparsedIncludes(const RewriteContext &Ctx, const PortedFile &File,
         continue;
       }
       bool Seen = IsSeen(Include.DirectiveBegin);
-      Issues.push_back({{File.Upstream, Line},
-                        "includes `" + Ctx.relative(Real) + "`, which is not ported" +
-                            (Seen ? "" : " (in a branch no parse entered)"),
-                        Seen});
+      Issues.push_back(rewriteIssue(issue_id::IncludeNotPorted, File.Upstream, Line,
+                                    "includes `" + Ctx.relative(Real) + "`, which is not ported" +
+                                        (Seen ? "" : " (in a branch no parse entered)"),
+                                    Seen));
       continue;
     }
     case PathClass::Ported:

@@ -67,7 +67,7 @@ void rewriteUnparsedIncludes(const RewriteContext &Ctx, const PortedFile &File,
                              const std::set<unsigned> &SeenIncludes,
                              const IncludeSearchPath &Search,
                              const std::function<bool(unsigned)> &IsSeen,
-                             std::vector<FileEdit> &Edits, std::vector<RewriteIssue> &Issues);
+                             std::vector<FileEdit> &Edits, std::vector<Finding> &Issues);
 
 } // namespace opmig::migrate
 

@@ -1,5 +1,6 @@
 #include "LeftoverScanner.h"
 
+#include "RewriteIssue.h"
 #include "SourceLayout.h"
 
 #include <algorithm>
@@ -41,7 +42,7 @@ std::string whyLeft(UnseenReason Reason) {
 
 void reportLeftovers(const PortedFile &File, llvm::StringRef Output,
                      const clang::tooling::Replacements &Applied, const LeftoverInputs &Inputs,
-                     std::vector<RewriteIssue> &Issues) {
+                     std::vector<Finding> &Issues) {
   if (Inputs.Names.empty())
     return;
   SourceLayout Lexed(Output.str());
@@ -72,13 +73,13 @@ void reportLeftovers(const PortedFile &File, llvm::StringRef Output,
       continue;
     std::optional<UnseenReason> Unseen = Inputs.Unseen(Upstream);
     std::string Name = Lexed.spelling(Tok).str();
-    Issues.push_back(
-        {{File.Upstream, File.Layout.lineOf(Upstream)},
-         "`" + Name + "` is left as written: " +
-             (Unseen ? whyLeft(*Unseen)
-                     : "no reference Clang resolved covers it (a stringized or pasted macro "
-                       "argument, or a use the parses did not see as a namespace)"),
-         !Unseen});
+    Issues.push_back(rewriteIssue(
+        issue_id::NameLeftAsWritten, File.Upstream, File.Layout.lineOf(Upstream),
+        "`" + Name + "` is left as written: " +
+            (Unseen ? whyLeft(*Unseen)
+                    : "no reference Clang resolved covers it (a stringized or pasted macro "
+                      "argument, or a use the parses did not see as a namespace)"),
+        !Unseen));
   }
 }
 

@@ -36,7 +36,7 @@ struct LeftoverInputs {
 
 void reportLeftovers(const PortedFile &File, llvm::StringRef Output,
                      const clang::tooling::Replacements &Applied, const LeftoverInputs &Inputs,
-                     std::vector<RewriteIssue> &Issues);
+                     std::vector<Finding> &Issues);
 
 } // namespace opmig::migrate
 

@@ -56,7 +56,7 @@ const char *toString(ChangeAction A) {
 }
 
 bool MigrationResult::hasBlockingIssues() const {
-  return llvm::any_of(Issues, [](const RewriteIssue &I) { return I.Blocking; });
+  return llvm::any_of(Issues, [](const Finding &I) { return I.Level == Severity::Error; });
 }
 
 bool MigrationResult::hasConflicts() const {

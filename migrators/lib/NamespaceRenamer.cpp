@@ -161,7 +161,8 @@ private:
     std::optional<unsigned> Offset;
     if (Locs.expansionFile(Loc))
       Offset = Locs.expansionOffset(Loc);
-    Locs.record().addIssue(Where.File, Where.Line, std::move(Message), /*Blocking=*/true, Offset);
+    Locs.record().addIssue(issue_id::RenameUnsupported, Where.File, Where.Line, std::move(Message),
+                           /*Blocking=*/true, Offset);
   }
 
   ParseLocations &Locs;

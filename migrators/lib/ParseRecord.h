@@ -10,6 +10,7 @@
 #ifndef OPMIG_MIGRATE_LIB_PARSERECORD_H
 #define OPMIG_MIGRATE_LIB_PARSERECORD_H
 
+#include "RewriteIssue.h"
 #include "opmig/migrate/SourceRewriter.h"
 
 #include <map>
@@ -70,7 +71,7 @@ struct FileObservation {
 /// An issue a parse found; one anchored in a ported file's code is dropped
 /// when that code is left out of the copy.
 struct ParseIssue {
-  RewriteIssue Issue;
+  Finding Issue;
   std::optional<unsigned> Offset; ///< Upstream offset in `Issue.Loc.File`.
 };
 
@@ -83,9 +84,10 @@ struct ParseRecord {
   std::map<std::string, std::vector<FileEdit>> Edits;
   std::vector<ParseIssue> Issues;
 
-  void addIssue(std::string File, unsigned Line, std::string Message, bool Blocking,
+  void addIssue(const char *Id, std::string File, unsigned Line, std::string Message, bool Blocking,
                 std::optional<unsigned> Offset = std::nullopt) {
-    Issues.push_back({{{std::move(File), Line}, std::move(Message), Blocking}, Offset});
+    Issues.push_back(
+        {rewriteIssue(Id, std::move(File), Line, std::move(Message), Blocking), Offset});
   }
 };
 

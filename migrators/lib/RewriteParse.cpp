@@ -139,7 +139,7 @@ ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
   Invocation.setDiagnosticConsumer(&Errors);
   Invocation.run();
   if (Record.Completed && !Errors.Message.empty())
-    Record.addIssue(Job.Name, 0,
+    Record.addIssue(issue_id::ParseErrors, Job.Name, 0,
                     "the " + Record.Side + " parse reported errors (first: " + Errors.Where +
                         Errors.Message + "); code Clang could not make sense of may be missed",
                     false);

@@ -6,6 +6,7 @@
 #include "IncludeRewriter.h"
 #include "LeftoverScanner.h"
 #include "RewriteContext.h"
+#include "RewriteIssue.h"
 #include "RewriteParse.h"
 #include "opmig/analyze/TUParser.h"
 #include "opmig/support/Errors.h"
@@ -160,16 +161,15 @@ struct FileRewrite {
 };
 
 FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
-                        const std::vector<ParseRecord> &Records,
-                        std::vector<RewriteIssue> &Issues) {
+                        const std::vector<ParseRecord> &Records, std::vector<Finding> &Issues) {
   const RewriteRequest &Request = Ctx.request();
   FileFindings Findings = findingsOf(File, Records);
   FileRewrite Rewrite{{File.Upstream, File.Target, File.Layout.text().str(), 0, {}}, {}};
   RewrittenFile &Result = Rewrite.File;
   if (Findings.Parses.empty()) {
-    Issues.push_back({{File.Upstream, 0},
-                      "no parse could include this file: it is copied without any rewriting",
-                      true});
+    Issues.push_back(
+        rewriteIssue(issue_id::FileNotParsed, File.Upstream, 0,
+                     "no parse could include this file: it is copied without any rewriting", true));
     return Rewrite;
   }
   static const std::vector<analyze::SiblingDefinition> NoDrops;
@@ -190,9 +190,9 @@ FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
   llvm::Expected<std::string> Output =
       clang::tooling::applyAllReplacements(File.Layout.text(), Replacements);
   if (!Output) {
-    Issues.push_back({{File.Upstream, 0},
-                      "edits could not be applied: " + llvm::toString(Output.takeError()),
-                      true});
+    Issues.push_back(
+        rewriteIssue(issue_id::EditsNotApplied, File.Upstream, 0,
+                     "edits could not be applied: " + llvm::toString(Output.takeError()), true));
     return Rewrite;
   }
   LeftoverInputs Leftovers{Ctx.renames().vanishingNames(), Findings.Handled,
@@ -216,10 +216,10 @@ FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
 void addParseIssues(
     const std::vector<ParseRecord> &Records,
     const std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> &Removed,
-    std::vector<RewriteIssue> &Issues) {
+    std::vector<Finding> &Issues) {
   for (const ParseRecord &Record : Records)
     for (const ParseIssue &Found : Record.Issues) {
-      auto Ranges = Removed.find(Found.Issue.Loc.File);
+      auto Ranges = Removed.find(Found.Issue.File);
       bool LeftOut = Found.Offset && Ranges != Removed.end() &&
                      llvm::any_of(Ranges->second, [&](const std::pair<unsigned, unsigned> &R) {
                        return R.first <= *Found.Offset && *Found.Offset < R.second;
@@ -229,16 +229,13 @@ void addParseIssues(
     }
 }
 
-void sortIssues(std::vector<RewriteIssue> &Issues) {
-  auto Key = [](const RewriteIssue &I) {
-    return std::tie(I.Loc.File, I.Loc.Line, I.Message, I.Blocking);
-  };
+void sortIssues(std::vector<Finding> &Issues) {
+  auto Key = [](const Finding &I) { return std::tie(I.File, I.Line, I.Message, I.Level); };
   std::sort(Issues.begin(), Issues.end(),
-            [&](const RewriteIssue &A, const RewriteIssue &B) { return Key(A) < Key(B); });
-  Issues.erase(
-      std::unique(Issues.begin(), Issues.end(),
-                  [&](const RewriteIssue &A, const RewriteIssue &B) { return Key(A) == Key(B); }),
-      Issues.end());
+            [&](const Finding &A, const Finding &B) { return Key(A) < Key(B); });
+  Issues.erase(std::unique(Issues.begin(), Issues.end(),
+                           [&](const Finding &A, const Finding &B) { return Key(A) == Key(B); }),
+               Issues.end());
 }
 
 } // namespace

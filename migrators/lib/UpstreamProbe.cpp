@@ -1,9 +1,8 @@
 #include "UpstreamProbe.h"
 
-#include "llvm/ADT/ScopeExit.h"
+#include "opmig/support/CapturedOutput.h"
+
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
 #include <optional>
@@ -18,20 +17,12 @@ std::optional<std::string> git(const std::string &Dir, std::vector<llvm::StringR
   static const llvm::ErrorOr<std::string> Git = llvm::sys::findProgramByName("git");
   if (!Git)
     return std::nullopt;
-  llvm::SmallString<128> Out;
-  if (llvm::sys::fs::createTemporaryFile("opmig-git", "txt", Out))
-    return std::nullopt;
-  llvm::scope_exit Cleanup([&] { llvm::sys::fs::remove(Out); });
   std::vector<llvm::StringRef> Argv = {*Git, "-C", Dir};
   Argv.insert(Argv.end(), Args.begin(), Args.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(Out),
-                                                llvm::StringRef("")};
-  if (llvm::sys::ExecuteAndWait(*Git, Argv, std::nullopt, Redirects) != 0)
+  std::optional<std::string> Output = captureOutput(*Git, Argv);
+  if (!Output)
     return std::nullopt;
-  auto Buffer = llvm::MemoryBuffer::getFile(Out);
-  if (!Buffer)
-    return std::nullopt;
-  return (*Buffer)->getBuffer().rtrim("\n").str();
+  return llvm::StringRef(*Output).rtrim("\n").str();
 }
 
 } // namespace

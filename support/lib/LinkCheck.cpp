@@ -2,11 +2,9 @@
 
 #include "opmig/support/LinkCheck.h"
 
+#include "opmig/support/CommandRunner.h"
+
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 
 #include <map>
 
@@ -14,38 +12,12 @@ namespace opmig {
 
 namespace {
 
-/// The linker's first line that says what went wrong (`multiple definition
-/// of ...`), or its exit status.
-std::string firstLinkError(llvm::StringRef Log, int Code) {
-  llvm::SmallVector<llvm::StringRef> Lines;
-  Log.split(Lines, '\n');
-  for (llvm::StringRef Line : Lines)
-    if (Line.contains("error") || Line.contains("multiple definition") ||
-        Line.contains("undefined reference"))
-      return Line.trim().str();
-  return "the linker exited with status " + std::to_string(Code);
-}
-
-/// Runs the link; an empty string when it made the library.
+/// Runs the link; an empty string when it made the library, else the
+/// linker's first error (`multiple definition of ...`).
 std::string runLinker(const LinkRequest &Request) {
-  llvm::SmallString<128> LogPath;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-link", "log", LogPath))
-    return "cannot create a log file: " + EC.message();
-  llvm::FileRemover RemoveLog(LogPath);
   std::vector<std::string> Command = {Request.Linker, "-shared", "-o", Request.Library};
   llvm::append_range(Command, Request.Objects);
-  llvm::SmallVector<llvm::StringRef> Argv(Command.begin(), Command.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(LogPath),
-                                                llvm::StringRef(LogPath)};
-  std::string ExecError;
-  int Code =
-      llvm::sys::ExecuteAndWait(Command.front(), Argv, std::nullopt, Redirects, 0, 0, &ExecError);
-  if (Code == 0)
-    return "";
-  if (Code < 0)
-    return ExecError.empty() ? "the linker did not finish" : ExecError;
-  auto Log = llvm::MemoryBuffer::getFile(LogPath);
-  return firstLinkError(Log ? (*Log)->getBuffer() : "", Code);
+  return runCommand(Command).firstError();
 }
 
 bool inNamespaces(const std::string &Mangled, const std::vector<std::string> &Namespaces) {

@@ -1,12 +1,10 @@
 #include "opmig/support/NvccCheck.h"
 
+#include "opmig/support/CommandRunner.h"
 #include "opmig/support/SourceFiles.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 
@@ -114,32 +112,20 @@ std::vector<CompilerError> parseCompilerErrors(llvm::StringRef Output) {
 
 NvccVerdict checkWithNvcc(const NvccCheckRequest &Request) {
   NvccVerdict Verdict;
-  llvm::SmallString<128> LogPath;
-  if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-nvcc", "log", LogPath)) {
-    Verdict.Problem = "cannot create a log file: " + EC.message();
-    return Verdict;
-  }
-  llvm::FileRemover RemoveLog(LogPath);
-  std::vector<std::string> Command = nvccCheckCommand(Request);
-  llvm::SmallVector<llvm::StringRef> Argv(Command.begin(), Command.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(LogPath),
-                                                llvm::StringRef(LogPath)};
-  std::string ExecError;
-  bool Failed = false;
-  int Code = llvm::sys::ExecuteAndWait(Command.front(), Argv, std::nullopt, Redirects,
-                                       TimeoutSeconds, 0, &ExecError, &Failed);
-  if (Failed || Code < 0) {
-    Verdict.Problem = ExecError.empty() ? "nvcc did not finish" : ExecError;
+  CommandOptions Options;
+  Options.TimeoutSeconds = TimeoutSeconds;
+  CommandRun Run = runCommand(nvccCheckCommand(Request), Options);
+  if (!Run.Finished) {
+    Verdict.Problem = Run.firstError();
     return Verdict;
   }
   Verdict.Ran = true;
-  Verdict.Accepted = Code == 0;
-  if (auto Log = llvm::MemoryBuffer::getFile(LogPath))
-    Verdict.Errors = parseCompilerErrors((*Log)->getBuffer());
+  Verdict.Accepted = Run.ExitCode == 0;
+  Verdict.Errors = parseCompilerErrors(Run.Output);
   if (Verdict.Errors.size() > MaxErrors)
     Verdict.Errors.resize(MaxErrors);
   if (!Verdict.Accepted && Verdict.Errors.empty())
-    Verdict.Problem = "nvcc exited with status " + std::to_string(Code);
+    Verdict.Problem = Run.firstError();
   return Verdict;
 }
 

@@ -380,8 +380,8 @@ TEST_F(TUParserTest, CudaArchBranchIsReferencedOnlyOnDeviceSide) {
                                    "}\n");
   TUFacts Host = parseCuda(Main, ParseSide::Host);
   TUFacts Device = parseCuda(Main, ParseSide::Device);
-  ASSERT_TRUE(Host.Diagnostics.empty()) << Host.Diagnostics.front().Message;
-  ASSERT_TRUE(Device.Diagnostics.empty()) << Device.Diagnostics.front().Message;
+  ASSERT_TRUE(Host.Errors.empty()) << Host.Errors.front().Message;
+  ASSERT_TRUE(Device.Errors.empty()) << Device.Errors.front().Message;
   EXPECT_EQ(refsOf(Host, "pick"), Names{"slowPath"});
   EXPECT_EQ(refsOf(Device, "pick"), Names{"fastPath"});
 }
@@ -394,7 +394,7 @@ TEST_F(TUParserTest, KernelHasKindKernelAndItsLaunchIsARef) {
   std::string Main = write("k.cu", "__global__ void fill(float *X) { X[threadIdx.x] = 1; }\n"
                                    "void launch(float *X) { fill<<<1, 32>>>(X); }\n");
   TUFacts Facts = parseCuda(Main, ParseSide::Host);
-  ASSERT_TRUE(Facts.Diagnostics.empty()) << Facts.Diagnostics.front().Message;
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
   EXPECT_EQ(symbolNamed(Facts, "fill").Kind, SymbolKind::Kernel);
   EXPECT_EQ(symbolNamed(Facts, "launch").Kind, SymbolKind::Function);
   EXPECT_EQ(refsOf(Facts, "launch"), Names{"fill"});
@@ -443,7 +443,7 @@ TEST_F(TUParserTest, TorchDefAndImplRecordRegistrations) {
                                       "  m.def(\"ns2::op2\", &fn2);\n"
                                       "}\n");
   TUFacts Facts = parseCpp(Main, {"-I" + Root + "/stub"});
-  ASSERT_TRUE(Facts.Diagnostics.empty()) << Facts.Diagnostics.front().Message;
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
   ASSERT_EQ(Facts.Registrations.size(), 3u);
   const RegistrationFact &Def = Facts.Registrations[0], &Impl = Facts.Registrations[1],
                          &Def2 = Facts.Registrations[2];
@@ -474,7 +474,7 @@ TEST_F(TUParserTest, TorchFnImplBindsTheFunctionTemplateArgument) {
                                       "  m.impl(\"op\", TORCH_FN(fn));\n"
                                       "}\n");
   TUFacts Facts = parseCpp(Main, {"-I" + Root + "/stub"});
-  ASSERT_TRUE(Facts.Diagnostics.empty()) << Facts.Diagnostics.front().Message;
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
   ASSERT_EQ(Facts.Registrations.size(), 1u);
   EXPECT_EQ(Facts.Registrations[0].OpName, "op");
   EXPECT_EQ(Facts.Registrations[0].Function, usrOf(Facts, "fn"));
@@ -488,7 +488,7 @@ TEST_F(TUParserTest, PybindDefRecordsRegistrationInModuleNamespace) {
                                       "  m.def(\"forward\", &forward, \"doc\");\n"
                                       "}\n");
   TUFacts Facts = parseCpp(Main, {"-I" + Root + "/stub"});
-  ASSERT_TRUE(Facts.Diagnostics.empty()) << Facts.Diagnostics.front().Message;
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
   ASSERT_EQ(Facts.Registrations.size(), 1u);
   const RegistrationFact &Reg = Facts.Registrations.front();
   EXPECT_EQ(Reg.Via, "pybind");
@@ -538,9 +538,8 @@ TEST_F(TUParserTest, SyntaxErrorYieldsDiagnosticAndTheRestOfTheFacts) {
                                     "int later() { return good(); }\n");
   TUFacts Facts = parseCpp(Main);
   EXPECT_TRUE(Facts.Completed);
-  ASSERT_EQ(Facts.Diagnostics.size(), 1u);
-  const DiagnosticFact &Diag = Facts.Diagnostics.front();
-  EXPECT_EQ(Diag.Severity, AnalysisDiagnostic::Level::Error);
+  ASSERT_EQ(Facts.Errors.size(), 1u);
+  const ParseErrorFact &Diag = Facts.Errors.front();
   EXPECT_EQ(Diag.File, Main);
   EXPECT_EQ(Diag.Line, 2u);
   EXPECT_EQ(Diag.Message, "expected expression");
@@ -569,7 +568,7 @@ TEST_F(TUParserTest, SymbolsOutsideSourceRootAreNotRecorded) {
   std::string Main = write("a.cpp", "#include \"ext.h\"\n"
                                     "int inside() { ExtType E{2}; return E.V + external(); }\n");
   TUFacts Facts = parseCpp(Main, {"-I" + Outside});
-  ASSERT_TRUE(Facts.Diagnostics.empty()) << Facts.Diagnostics.front().Message;
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
   EXPECT_EQ(symbolNames(Facts), Names{"inside"});
   EXPECT_EQ(refsOf(Facts, "inside"), Names{});
 }

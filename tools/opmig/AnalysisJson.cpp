@@ -1,4 +1,5 @@
 #include "AnalysisRenderers.h"
+#include "opmig/report/FindingJson.h"
 
 namespace opmig {
 
@@ -124,12 +125,8 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   Doc["links_after_slicing"] = R.LinksAfterSlicing;
   Doc["verify"] = verifyReport(R.Verify);
   json &Diagnostics = Doc["diagnostics"] = json::array();
-  for (const AnalysisDiagnostic &D : R.Diagnostics)
-    Diagnostics.push_back({{"severity", toString(D.Severity)},
-                           {"file", D.Loc.File},
-                           {"line", D.Loc.Line},
-                           {"message", D.Message},
-                           {"side", D.Side}});
+  for (const Finding &F : R.Diagnostics)
+    Diagnostics.push_back(json(report::findingJson(F)));
   json Stages = json::object();
   for (const StageTime &Stage : R.Stats.Stages)
     Stages[Stage.Stage] = Stage.Seconds;

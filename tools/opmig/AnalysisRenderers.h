@@ -10,7 +10,7 @@
 
 namespace opmig {
 
-/// The `opmig.analyze/1` document (docs/analyze-json-schema.md). `Source` is
+/// The `opmig.analyze/2` document (docs/analyze-json-schema.md). `Source` is
 /// `--source` as the user spelled it and tree files are relative to it; only
 /// paths outside the tree (resolved external headers, the scratch copy) are
 /// absolute.

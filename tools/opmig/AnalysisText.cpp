@@ -1,4 +1,5 @@
 #include "AnalysisRenderers.h"
+#include "opmig/report/FindingText.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -93,9 +94,10 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     for (const std::string &Reason : R.PartialReasons)
       OS << "  " << Reason << "\n";
   }
-  for (const AnalysisDiagnostic &D : R.Diagnostics)
-    if (D.Side.empty())
-      OS << "warning: " << D.Loc.File << ": " << D.Message << "\n";
+  // The parses' errors are summed up above, as the reasons of a partial result.
+  for (const Finding &F : R.Diagnostics)
+    if (F.Id != finding_id::HostParseError && F.Id != finding_id::DeviceParseError)
+      OS << report::renderFindingText(F);
   if (Verbose) {
     if (!R.Torch.IncludeDirs.empty())
       OS << "\ntorch: " << (R.Torch.Version.empty() ? "unknown version" : R.Torch.Version) << " at "

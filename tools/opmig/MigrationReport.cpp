@@ -1,5 +1,8 @@
 #include "MigrationReport.h"
 
+#include "opmig/report/FindingJson.h"
+#include "opmig/report/FindingText.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -147,11 +150,8 @@ json renderMigrationJson(const MigrationResult &R, const migrate::CompileCheckRe
   for (const PlannedChange &C : R.Changes)
     Changes.push_back(changeJson(C));
   json Issues = json::array();
-  for (const migrate::RewriteIssue &I : R.Issues)
-    Issues.push_back({{"file", I.Loc.File},
-                      {"line", I.Loc.Line},
-                      {"message", I.Message},
-                      {"blocking", I.Blocking}});
+  for (const Finding &I : R.Issues)
+    Issues.push_back(json(report::findingJson(I)));
   json ThirdParty = json::array();
   for (const migrate::ThirdPartyDependency &Party : R.ThirdParty)
     ThirdParty.push_back({{"name", Party.Name},
@@ -235,9 +235,8 @@ std::string renderMigrationText(const MigrationResult &R, const migrate::Compile
       OS << "note: the code includes " << Party.Name << " headers (the upstream's submodule "
          << Party.UpstreamDir << "): add it at " << Party.TargetDir
          << ", where the build glue looks for it\n";
-  for (const migrate::RewriteIssue &I : R.Issues)
-    OS << I.Loc.File << ":" << I.Loc.Line << ": " << (I.Blocking ? "error" : "warning") << ": "
-       << I.Message << "\n";
+  for (const Finding &I : R.Issues)
+    OS << report::renderFindingText(I);
   describeCompileCheck(Check, OS);
   switch (Outcome) {
   case MigrationOutcome::Written:

@@ -13,7 +13,7 @@ namespace opmig {
 
 /// Version of the JSON document `opmig migrate --format json` prints
 /// (docs/migrate-json-schema.md).
-inline constexpr const char *MigrateSchemaVersion = "opmig.migrate/1";
+inline constexpr const char *MigrateSchemaVersion = "opmig.migrate/2";
 
 /// What happened to the migration: written, left unwritten (dry run),
 /// blocked (by issues or conflicts) or up to date.

@@ -1,9 +1,10 @@
 #include "UnifiedDiff.h"
 
+#include "opmig/support/CommandRunner.h"
+
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -38,27 +39,20 @@ llvm::Expected<std::string> unifiedDiff(const std::string &Path, const std::stri
   llvm::Expected<std::string> OldFile = temporaryWith(Old), NewFile = temporaryWith(New);
   if (!OldFile || !NewFile)
     return llvm::joinErrors(OldFile.takeError(), NewFile.takeError());
-  llvm::SmallString<128> OutFile;
-  if (std::error_code EC = fs::createTemporaryFile("opmig-diff", "out", OutFile))
-    return llvm::createStringError(EC, "cannot create a temporary file for the diff");
   llvm::scope_exit Cleanup([&] {
     fs::remove(*OldFile);
     fs::remove(*NewFile);
-    fs::remove(OutFile);
   });
   std::string OldLabel = OldExists ? "a/" + Path : "/dev/null";
   std::string NewLabel = NewExists ? "b/" + Path : "/dev/null";
-  std::vector<llvm::StringRef> Argv = {*Diff,     "-u",     "--label", OldLabel,
-                                       "--label", NewLabel, *OldFile,  *NewFile};
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(OutFile),
-                                                llvm::StringRef("")};
+  CommandOptions Options;
+  Options.KeepStderr = false;
+  CommandRun Run = runCommand(
+      {*Diff, "-u", "--label", OldLabel, "--label", NewLabel, *OldFile, *NewFile}, Options);
   // diff exits with 1 when the files differ, 2 on trouble.
-  if (llvm::sys::ExecuteAndWait(*Diff, Argv, std::nullopt, Redirects) > 1)
+  if (!Run.Finished || Run.ExitCode > 1)
     return llvm::createStringError(std::errc::io_error, "diff failed on %s", Path.c_str());
-  auto Buffer = llvm::MemoryBuffer::getFile(OutFile);
-  if (!Buffer)
-    return llvm::createStringError(Buffer.getError(), "cannot read the diff of %s", Path.c_str());
-  return (*Buffer)->getBuffer().str();
+  return Run.Output;
 }
 
 } // namespace opmig

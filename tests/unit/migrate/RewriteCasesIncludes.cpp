@@ -55,7 +55,8 @@ const RewriteCase IncludeCases[] = {
      .ExtraArgs = {"-isystem", "$OUTSIDE/include"},
      .Expect = {{"csrc/op.cpp", "#include <ext/api.h>\n"
                                 "#include \"left.h\"\n"}},
-     .Issues = "csrc/op.cpp:2: blocking: includes `csrc/left.h`, which is not ported\n"},
+     .Issues = "csrc/op.cpp:2: error: includes `csrc/left.h`, which is not ported "
+               "[include-not-ported]\n"},
 
     {.Name = "IncludeOfASiblingsHeaderGoesWithTheSibling",
      .Files = {{"csrc/bwd.h", "#pragma once\n"
@@ -81,7 +82,8 @@ const RewriteCase IncludeCases[] = {
      .Port = {"csrc/op.cpp -> attn/op.cpp"},
      .DropIncludeLines = {{"csrc/op.cpp", {1}}},
      .Expect = {{"csrc/op.cpp", "#include \"left.h\"\n"}},
-     .Issues = "csrc/op.cpp:2: blocking: includes `csrc/left.h`, which is not ported\n"},
+     .Issues = "csrc/op.cpp:2: error: includes `csrc/left.h`, which is not ported "
+               "[include-not-ported]\n"},
 
     // The namespace is only opened in the submodule: its members keep their
     // names, and the include stays as written.

@@ -171,10 +171,11 @@ const RewriteCase NamespaceCases[] = {
            "int run();\n"
            "}\n"
            "inline int use() { return cache_dit::attn::run() + cache_dit::impl::step(); }\n"}},
-     .Issues = "ops.h:2: blocking: namespace `sample_ops::detail` is opened inside `sample_ops`, "
-               "which becomes `cache_dit::attn`: its rename to `cache_dit::impl` cannot be written "
-               "here; open it as `namespace sample_ops::detail {` upstream or rename `sample_ops` "
-               "too\n"},
+     .Issues = "ops.h:2: error: namespace `sample_ops::detail` is opened inside "
+               "`sample_ops`, which becomes `cache_dit::attn`: its rename to "
+               "`cache_dit::impl` cannot be written here; open it as `namespace "
+               "sample_ops::detail {` upstream or rename `sample_ops` too "
+               "[rename-unsupported]\n"},
 
     {.Name = "NamespaceOpenedInPiecesBlocks",
      .Files = {{"ab.h", "namespace a {\n"
@@ -189,9 +190,9 @@ const RewriteCase NamespaceCases[] = {
                          "int f();\n"
                          "}\n"
                          "}\n"}},
-     .Issues = "ab.h:2: blocking: namespace `a::b` is opened inside `a`, which becomes `a`: its "
-               "rename to `c::d` cannot be written here; open it as `namespace a::b {` upstream or "
-               "rename `a` too\n"},
+     .Issues = "ab.h:2: error: namespace `a::b` is opened inside `a`, which becomes `a`: "
+               "its rename to `c::d` cannot be written here; open it as `namespace a::b {` "
+               "upstream or rename `a` too [rename-unsupported]\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Namespaces, RewriteTest, ::testing::ValuesIn(NamespaceCases),
@@ -237,8 +238,8 @@ const RewriteCase MacroCases[] = {
                             "int use() {\n"
                             "  return NS(ops)::run();\n"
                             "}\n"}},
-     .Issues = "use.cpp:4: blocking: a namespace name here is made by token "
-               "pasting (`##`) in a macro and cannot be rewritten\n"},
+     .Issues = "use.cpp:4: error: a namespace name here is made by token pasting (`##`) in "
+               "a macro and cannot be rewritten [rename-unsupported]\n"},
 
     {.Name = "StringizedNameBlocks",
      .Files = {{"use.cpp", "namespace sample_ops { int run(); }\n"
@@ -246,9 +247,9 @@ const RewriteCase MacroCases[] = {
                            "const char *name() { return NAME(sample_ops::run); }\n"}},
      .Port = {"use.cpp"},
      .Renames = SampleOpsToAttn,
-     .Issues = "use.cpp:3: blocking: `sample_ops` is left as written: no reference Clang resolved "
-               "covers it (a stringized or pasted macro argument, or a use the parses did not see "
-               "as a namespace)\n"},
+     .Issues = "use.cpp:3: error: `sample_ops` is left as written: no reference Clang "
+               "resolved covers it (a stringized or pasted macro argument, or a use the "
+               "parses did not see as a namespace) [name-left-as-written]\n"},
 
     {.Name = "NameInDisabledBranchIsReportedWithoutBlocking",
      .Files = {{"use.cpp", "namespace sample_ops { int run(); int legacy(); }\n"
@@ -269,18 +270,18 @@ const RewriteCase MacroCases[] = {
                             "  return cache_dit::attn::run();\n"
                             "#endif\n"
                             "}\n"}},
-     .Issues =
-         "use.cpp:4: note: `sample_ops` is left as written: it is in an `#if` branch no parse "
-         "entered; rewrite it by hand if that branch is built\n"},
+     .Issues = "use.cpp:4: warning: `sample_ops` is left as written: it is in an `#if` "
+               "branch no parse entered; rewrite it by hand if that branch is built "
+               "[name-left-as-written]\n"},
 
     {.Name = "NameInUnexpandedMacroIsReportedWithoutBlocking",
      .Files = {{"use.h", "namespace sample_ops { int run(); }\n"
                          "#define UNUSED_CALL() sample_ops::run()\n"}},
      .Port = {"use.h"},
      .Renames = SampleOpsToAttn,
-     .Issues =
-         "use.h:2: note: `sample_ops` is left as written: it is in a macro no parse expanded; "
-         "rewrite it by hand if the macro is used\n"},
+     .Issues = "use.h:2: warning: `sample_ops` is left as written: it is in a macro no "
+               "parse expanded; rewrite it by hand if the macro is used "
+               "[name-left-as-written]\n"},
 
     {.Name = "DeviceOnlyCodeIsRenamed",
      .Files = {{"k.cu", "namespace sample_ops {\n"
@@ -315,15 +316,14 @@ const RewriteCase MacroCases[] = {
                             "#define DETAIL_F() p::f()\n"
                             "namespace a { int g() { return DETAIL_F(); } }\n"
                             "namespace b { int g() { return DETAIL_F(); } }\n"}},
-     .Issues =
-         "use.cpp:1: blocking: namespace `a::detail` is opened inside `a`, which becomes `a`: "
-         "its rename to `p` cannot be written here; open it as `namespace a::detail {` "
-         "upstream or rename `a` too\n"
-         "use.cpp:2: blocking: namespace `b::detail` is opened inside `b`, which becomes `b`: "
-         "its rename to `q` cannot be written here; open it as `namespace b::detail {` "
-         "upstream or rename `b` too\n"
-         "use.cpp:3: blocking: conflicting edits of the same text: `p` (namespace rename) and "
-         "`q` (namespace rename)\n"},
+     .Issues = "use.cpp:1: error: namespace `a::detail` is opened inside `a`, which "
+               "becomes `a`: its rename to `p` cannot be written here; open it as "
+               "`namespace a::detail {` upstream or rename `a` too [rename-unsupported]\n"
+               "use.cpp:2: error: namespace `b::detail` is opened inside `b`, which "
+               "becomes `b`: its rename to `q` cannot be written here; open it as "
+               "`namespace b::detail {` upstream or rename `b` too [rename-unsupported]\n"
+               "use.cpp:3: error: conflicting edits of the same text: `p` (namespace "
+               "rename) and `q` (namespace rename) [edit-conflict]\n"},
 
     {.Name = "NamespaceDefinitionMadeByTokenPastingBlocks",
      .Files = {{"use.h", "#define OPEN_NS(x) namespace sample_##x {\n"
@@ -332,8 +332,8 @@ const RewriteCase MacroCases[] = {
                          "}\n"}},
      .Port = {"use.h"},
      .Renames = SampleOpsToAttn,
-     .Issues = "use.h:2: blocking: a namespace name here is made by token pasting "
-               "(`##`) in a macro and cannot be rewritten\n"},
+     .Issues = "use.h:2: error: a namespace name here is made by token pasting (`##`) in a "
+               "macro and cannot be rewritten [rename-unsupported]\n"},
 
     {.Name = "LeftoverScanSkipsCommentsStringsMembersAndIncludeNames",
      .Files = {{"$OUTSIDE/include/sample_ops/api.h", "#pragma once\n"},

@@ -48,7 +48,8 @@ const RewriteCase SlicingCases[] = {
      .Files = {{"binding.cpp", "int fwd() { return 1; }\n"}},
      .Port = {"binding.cpp"},
      .DropDefinitions = {{"binding.cpp", "bwd", 3}},
-     .Issues = "binding.cpp:3: blocking: definition `bwd` to leave out was found by no parse\n"},
+     .Issues = "binding.cpp:3: error: definition `bwd` to leave out was found by no parse "
+               "[definition-to-leave-out-not-found]\n"},
 
     {.Name = "TorchLibraryBlocksAreDropped",
      .Files = {{"ops.h", "#pragma once\nint fwd(int x);\n"},
@@ -164,11 +165,11 @@ const RewriteCase SlicingCases[] = {
                                 "  m.def(\"fwd(int x) -> int\");\n"
                                 "}\n"}},
      .Port = {"bindings.cpp"},
-     .Issues =
-         "bindings.cpp:0: note: the host parse reported errors (first: bindings.cpp:1: unknown "
-         "type name 'sample_ops'); code Clang could not make sense of may be missed\n"
-         "bindings.cpp:1: blocking: `TORCH_LIBRARY` block was expanded by no parse and stays "
-         "in the copy\n"},
+     .Issues = "bindings.cpp: warning: the host parse reported errors (first: "
+               "bindings.cpp:1: unknown type name 'sample_ops'); code Clang could not make "
+               "sense of may be missed [parse-errors]\n"
+               "bindings.cpp:1: error: `TORCH_LIBRARY` block was expanded by no parse and "
+               "stays in the copy [registration-block-unexpanded]\n"},
 
     {.Name = "HeaderNoTranslationUnitIncludesIsParsedOnItsOwn",
      .Files = {{"main.cpp", "int main() { return 0; }\n"},
@@ -185,8 +186,8 @@ const RewriteCase SlicingCases[] = {
                                "#include \"legacy.h\"\n"
                                "#endif\n"}},
      .Port = {"csrc/op.cpp -> attn/op.cpp"},
-     .Issues = "csrc/op.cpp:2: note: includes `csrc/legacy.h`, which is not ported "
-               "(in a branch no parse entered)\n"},
+     .Issues = "csrc/op.cpp:2: warning: includes `csrc/legacy.h`, which is not ported (in "
+               "a branch no parse entered) [include-not-ported]\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Slicing, RewriteTest, ::testing::ValuesIn(SlicingCases),

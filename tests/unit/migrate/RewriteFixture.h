@@ -100,7 +100,7 @@ struct RewriteCase {
   /// Upstream path -> the exact rewritten text; files not listed are not
   /// compared.
   std::vector<std::pair<std::string, std::string>> Expect = {};
-  /// All issues as `issuesOf` prints them.
+  /// All issues, one finding line each (`file:line: error: message [id]`).
   std::string Issues = "";
   /// Upstream path -> `RewrittenFile::DroppedDefinitions`.
   std::map<std::string, std::vector<std::string>> Dropped = {};

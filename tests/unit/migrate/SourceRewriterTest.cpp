@@ -8,6 +8,7 @@
 
 #include "RewriteFixture.h"
 #include "opmig/migrate/FileLayout.h"
+#include "opmig/report/FindingText.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -90,9 +91,8 @@ std::string SourceRewriterTest::contentOf(const RewriteResult &Result, llvm::Str
 
 std::string SourceRewriterTest::issuesOf(const RewriteResult &Result) {
   std::string Text;
-  for (const RewriteIssue &Issue : Result.Issues)
-    Text += Issue.Loc.File + ":" + std::to_string(Issue.Loc.Line) + ": " +
-            (Issue.Blocking ? "blocking" : "note") + ": " + Issue.Message + "\n";
+  for (const Finding &Issue : Result.Issues)
+    Text += report::findingLine(Issue) + "\n";
   return Text;
 }
 

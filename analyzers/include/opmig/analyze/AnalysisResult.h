@@ -10,6 +10,7 @@
 #ifndef OPMIG_ANALYZE_ANALYSISRESULT_H
 #define OPMIG_ANALYZE_ANALYSISRESULT_H
 
+#include "opmig/support/Finding.h"
 #include "opmig/support/PythonEnvironment.h"
 
 #include <map>
@@ -21,7 +22,7 @@ namespace opmig::analyze {
 
 /// Version of the JSON document written by `opmig analyze --format json`.
 /// Bump on any incompatible change; docs/analyze-json-schema.md describes it.
-inline constexpr const char *AnalyzeSchemaVersion = "opmig.analyze/1";
+inline constexpr const char *AnalyzeSchemaVersion = "opmig.analyze/2";
 
 enum class SymbolKind { Kernel, Function, Template, Class, Enum, Alias, Variable, Macro };
 enum class FileRole { Entry, Registration, Source, Header };
@@ -93,23 +94,25 @@ struct SiblingDefinition {
   std::vector<std::string> WouldNeed;
 };
 
-struct AnalysisDiagnostic {
-  enum class Level { Note, Warning, Error };
-  Level Severity = Level::Warning;
-  Location Loc;
-  std::string Message;
-  std::string Side; ///< `host`, `device`, or empty when not from a parse.
+/// Ids of the analysis' findings (Producer `analyze`), one per kind of
+/// problem; docs/user-guide.md lists them.
+namespace finding_id {
+inline constexpr const char *HostParseError = "host-parse-error";
+inline constexpr const char *DeviceParseError = "device-parse-error";
+inline constexpr const char *UnreadableTreeEntry = "unreadable-tree-entry";
+inline constexpr const char *SkippedTreeEntry = "skipped-tree-entry";
+inline constexpr const char *NotUtf8 = "not-utf8";
+inline constexpr const char *DatabaseDirectoryMissing = "compile-database-directory-missing";
+inline constexpr const char *NotInDatabase = "not-in-compile-database";
+} // namespace finding_id
 
-  /// A warning about a file (relative to `--source`) from no parse.
-  static AnalysisDiagnostic warning(std::string File, std::string Message) {
-    AnalysisDiagnostic Diag;
-    Diag.Loc.File = std::move(File);
-    Diag.Message = std::move(Message);
-    return Diag;
-  }
-};
+/// A finding of the analysis (Producer `analyze`) about `File` (relative to
+/// the source root) at `Line` (0: the whole file).
+Finding analysisFinding(const char *Id, Severity Level, std::string File, unsigned Line,
+                        std::string Message);
 
-const char *toString(AnalysisDiagnostic::Level L);
+/// A warning of the analysis about a file of the tree, from no parse.
+Finding analysisWarning(const char *Id, std::string File, std::string Message);
 
 /// nvcc's verdict on a TU that Clang rejected (see NvccCheck.h).
 struct NvccJudgement {
@@ -192,7 +195,7 @@ struct AnalysisResult {
   /// left out, as `opmig migrate` leaves them out: false only for what the
   /// closure itself lacks (or cannot know, on a partial result).
   bool LinksAfterSlicing = true;
-  std::vector<AnalysisDiagnostic> Diagnostics;
+  std::vector<Finding> Diagnostics;
   /// Why the result may be incomplete; empty when every parse was clean or
   /// nvcc compiles every TU Clang rejected.
   std::vector<std::string> PartialReasons;

@@ -42,7 +42,7 @@ struct SourceTree {
   /// Submodule directories (from `.gitmodules` or a `.git` file), relative;
   /// they may be absent from disk.
   std::vector<std::string> SubmoduleDirs;
-  std::vector<AnalysisDiagnostic> Diagnostics;
+  std::vector<Finding> Diagnostics;
 
   const SourceFile *find(const std::string &Path) const;
   std::string relative(const std::string &Path) const;

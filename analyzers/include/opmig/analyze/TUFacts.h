@@ -82,8 +82,9 @@ struct InstantiationFact {
   std::string Name; ///< The specialization with its arguments, for reports.
 };
 
-struct DiagnosticFact {
-  AnalysisDiagnostic::Level Severity = AnalysisDiagnostic::Level::Error;
+/// An error Clang reported in a parse (warnings are off); the analysis turns
+/// those of a TU nvcc rejects too into findings.
+struct ParseErrorFact {
   std::string File; ///< Absolute; may be outside the tree.
   unsigned Line = 0;
   std::string Message;
@@ -98,7 +99,7 @@ struct TUFacts {
   std::vector<InstantiationFact> Instantiations;
   std::vector<IncludeFact> Includes;
   std::vector<RegistrationFact> Registrations;
-  std::vector<DiagnosticFact> Diagnostics;
+  std::vector<ParseErrorFact> Errors;
   std::vector<std::string> InputFiles; ///< Every file the parse read.
   bool Completed = true;               ///< False when the frontend could not run at all.
 

@@ -108,7 +108,7 @@ struct MigrationResult {
   analyze::AnalysisResult Analysis;
   MigrationPlan Plan;
   std::vector<OpSignature> Ops;
-  std::vector<RewriteIssue> Issues;
+  std::vector<Finding> Issues;
   std::vector<ThirdPartyDependency> ThirdParty;
   std::vector<PlannedChange> Changes; ///< Sorted by path.
   Manifest NewManifest;

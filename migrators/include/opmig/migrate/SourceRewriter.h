@@ -45,6 +45,7 @@
 #define OPMIG_MIGRATE_SOURCEREWRITER_H
 
 #include "opmig/analyze/AnalysisResult.h"
+#include "opmig/support/Finding.h"
 #include "opmig/support/NamespaceRename.h"
 
 #include "llvm/Support/Error.h"
@@ -89,14 +90,6 @@ struct RewriteRequest {
   std::map<std::string, std::string> Headers;
 };
 
-struct RewriteIssue {
-  analyze::Location Loc; ///< Upstream-relative.
-  std::string Message;
-  /// A blocking issue means the port would not compile or would be wrong;
-  /// the migration must not be written.
-  bool Blocking = true;
-};
-
 struct RewrittenFile {
   std::string UpstreamPath;
   std::string TargetPath;
@@ -107,7 +100,10 @@ struct RewrittenFile {
 
 struct RewriteResult {
   std::vector<RewrittenFile> Files; ///< In FileMap order.
-  std::vector<RewriteIssue> Issues;
+  /// Code the rewrite could not port as it should, located upstream; an
+  /// error blocks the migration (the port would not compile or would be
+  /// wrong).
+  std::vector<Finding> Issues;
 };
 
 /// Rewrites every file of `Request.FileMap`. Fails only when a file cannot
