@@ -910,7 +910,7 @@ def main():
                          " template_axpy_torch (real torch from --torch-dir)")
     ap.add_argument("--torch-dir",
                     default=os.path.expanduser("~/.cache/opmig/torch-" +
-                                               (REPO / "scripts/torch-version").read_text().strip()),
+                                               (REPO / "scripts/torch-version").read_text().strip() + "-full"),
                     help="folder holding the pinned torch package (scripts/install-deps.sh)")
     ap.add_argument("--cuda-path", default="",
                     help="CUDA toolkit root for both sides (default: $CUDA_HOME, else /usr/local/cuda)")

@@ -5,8 +5,8 @@
 #   OPMIG_PRESET      CMake configure preset (default: ci when $CI is set, else dev)
 #   OPMIG_BUILD_DIR   build directory (default: build; build-gpu for the gpu preset)
 #   OPMIG_JOBS        parallel jobs for the build and ctest (default: nproc)
-#   OPMIG_TORCH_DIR   where the pinned torch is installed (default:
-#                     ~/.cache/opmig/torch-<scripts/torch-version>)
+#   OPMIG_TORCH_DIR   where the pinned torch and its dependencies are installed
+#                     (default: ~/.cache/opmig/torch-<scripts/torch-version>-full)
 
 if [[ -n "${OPMIG_PRESET:-}" ]]; then
   PRESET="$OPMIG_PRESET"
@@ -26,10 +26,11 @@ fi
 
 JOBS="${OPMIG_JOBS:-$(nproc)}"
 
-# The pinned PyPI torch the tests parse, verify and link against, installed by
-# install-deps.sh into a folder of its own (reused by every clone).
+# The pinned PyPI torch the tests parse, verify, link against and import,
+# installed with its dependencies by install-deps.sh into a folder of its own
+# (reused by every clone).
 TORCH_VERSION="$(cat "$(dirname "${BASH_SOURCE[0]}")/torch-version")"
-TORCH_DIR="${OPMIG_TORCH_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opmig/torch-$TORCH_VERSION}"
+TORCH_DIR="${OPMIG_TORCH_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opmig/torch-$TORCH_VERSION-full}"
 
 # Exported so that scripts started from here (build.sh from test.sh) agree.
 export OPMIG_PRESET="$PRESET" OPMIG_BUILD_DIR="$BUILD_DIR" OPMIG_JOBS="$JOBS" OPMIG_TORCH_DIR="$TORCH_DIR"

@@ -66,19 +66,22 @@ else
   log "warning: no python3 on PATH; the Python checks of opmig audit need it."
 fi
 
-# The pinned PyPI torch that the tests parse against, verify with and link
-# against (real headers and libraries, besides the fast stand-ins). Only the
-# wheel itself (--no-deps: headers, libtorch, CMake config; about 1 GB, pip's
-# cache keeps it): nothing here imports torch, and opmig finds it the way it
-# finds a user's, through importlib's find_spec. Without it, the real-torch
-# tests skip and say why.
+# The pinned PyPI torch that the tests parse against, verify with, link
+# against and import (real headers and libraries, besides the fast
+# stand-ins), with its dependencies (the CUDA wheels: several GB, about 3
+# minutes on a fresh machine, pip's cache keeps them): `opmig validate`
+# imports it, which the wheel alone cannot do (`libcufile.so.0` missing). It
+# goes into a folder of its own, never into your Python environment; the
+# tests put it on PYTHONPATH, and opmig finds it the way it finds a user's,
+# through importlib's find_spec. Without it, the real-torch tests skip and
+# say why.
 torch_version="$(cat "$(dirname "$0")/torch-version")"
-torch_dir="${OPMIG_TORCH_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opmig/torch-$torch_version}"
+torch_dir="${OPMIG_TORCH_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/opmig/torch-$torch_version-full}"
 if [[ -f "$torch_dir/torch/version.py" ]]; then
-  log "torch $torch_version present in $torch_dir."
+  log "torch $torch_version (with its dependencies) present in $torch_dir."
 elif command -v python3 >/dev/null 2>&1; then
-  log "installing torch $torch_version (wheel only) into $torch_dir"
-  if ! python3 -m pip install --quiet --no-deps --target "$torch_dir.partial" "torch==$torch_version" ||
+  log "installing torch $torch_version with its dependencies into $torch_dir"
+  if ! python3 -m pip install --quiet --target "$torch_dir.partial" "torch==$torch_version" ||
     ! { rm -rf "$torch_dir" && mv "$torch_dir.partial" "$torch_dir"; }; then
     rm -rf "$torch_dir.partial"
     log "warning: could not pip-install torch==$torch_version; the real-torch tests will skip."

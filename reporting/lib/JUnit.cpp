@@ -10,8 +10,6 @@
 
 namespace opmig::report {
 
-namespace {
-
 std::string xmlEscape(llvm::StringRef Text) {
   std::string Out;
   for (char C : Text) {
@@ -36,6 +34,8 @@ std::string xmlEscape(llvm::StringRef Text) {
   }
   return Out;
 }
+
+namespace {
 
 using FindingsById = std::map<std::string, std::vector<const Finding *>>;
 

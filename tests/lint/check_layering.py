@@ -20,7 +20,8 @@ ALLOWED = {
     "analyzers": [],
     # The renderers of findings: a layer below the audit, not a sibling.
     "auditors": ["opmig/report/"],
-    "validators": [],
+    # The renderers of findings, as for the audit: validate's reports use them.
+    "validators": ["opmig/report/"],
     # The analysis result and how the analysis parses a TU; never the
     # analysis itself (the driver passes it in, see Migrator.h).
     "migrators": [

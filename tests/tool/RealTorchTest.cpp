@@ -11,7 +11,6 @@
 #include "MigrateSupport.h"
 #include "ToolRunner.h"
 
-#include <cstdlib>
 #include <gtest/gtest.h>
 #include <set>
 #include <sys/stat.h>
@@ -19,14 +18,7 @@
 namespace opmig::test {
 namespace {
 
-/// The folder `pip install --target` filled, as scripts/common.sh names it.
-std::string torchDir() {
-  if (const char *Dir = std::getenv("OPMIG_TORCH_DIR"); Dir && *Dir)
-    return Dir;
-  const char *Cache = std::getenv("XDG_CACHE_HOME");
-  std::string Base = Cache && *Cache ? Cache : std::string(std::getenv("HOME")) + "/.cache";
-  return Base + "/opmig/torch-" + OPMIG_TORCH_VERSION;
-}
+std::string torchDir() { return pinnedTorchDir(); }
 
 bool exists(const std::string &Path) {
   struct stat Info;
@@ -38,7 +30,7 @@ protected:
   void SetUp() override {
     if (!exists(torchDir() + "/torch/version.py"))
       GTEST_SKIP() << "no torch " << OPMIG_TORCH_VERSION << " in " << torchDir()
-                   << ": run scripts/install-deps.sh (it pip-installs the pinned wheel)";
+                   << ": run scripts/install-deps.sh (it pip-installs the pinned torch)";
   }
   /// opmig as a user runs it: torch on the interpreter's path, no flag.
   ToolResult analyze(const std::string &Entry) {

@@ -44,6 +44,14 @@ std::string makeTempDir() {
   return Template;
 }
 
+std::string pinnedTorchDir() {
+  if (const char *Dir = std::getenv("OPMIG_TORCH_DIR"); Dir && *Dir)
+    return Dir;
+  const char *Cache = std::getenv("XDG_CACHE_HOME");
+  std::string Base = Cache && *Cache ? Cache : std::string(std::getenv("HOME")) + "/.cache";
+  return Base + "/opmig/torch-" + OPMIG_TORCH_VERSION + "-full";
+}
+
 std::string fixture(const std::string &Name) { return "tests/fixtures/" + Name; }
 
 std::vector<std::string> stubArgs() {

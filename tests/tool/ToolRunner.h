@@ -33,6 +33,11 @@ std::vector<std::string> stubArgs();
 /// as it does to judge TUs Clang rejects.
 bool haveNvcc();
 
+/// The folder scripts/install-deps.sh installs the pinned torch and its
+/// dependencies into (`$OPMIG_TORCH_DIR`, else
+/// `~/.cache/opmig/torch-<version>-full`, as scripts/common.sh names it).
+std::string pinnedTorchDir();
+
 /// A fresh temporary directory, removed at exit.
 std::string makeTempDir();
 

@@ -29,9 +29,7 @@ void registerAuditCommands(CLI::App &App, const RulesDir &Rules,
 /// `review` and `gate` (ReviewCommand.cpp).
 void registerReviewCommands(CLI::App &App, const RulesDir &Rules,
                             std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
-/// validate: declared so that `--help` lists
-/// them; each says it is not in this release and exits with ExitBadInput.
-void registerPlannedCommands(CLI::App &App, std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
+CommandRunner registerValidateCommand(CLI::App &App);
 
 } // namespace opmig
 

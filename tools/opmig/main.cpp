@@ -47,7 +47,8 @@ int main(int Argc, char **Argv) {
   Commands.push_back({App.get_subcommand("migrate"), Migrate});
   registerAuditCommands(App, Rules, Commands);
   registerReviewCommands(App, Rules, Commands);
-  registerPlannedCommands(App, Commands);
+  CommandRunner Validate = registerValidateCommand(App);
+  Commands.push_back({App.get_subcommand("validate"), Validate});
   // Everything after the first `--` goes to Clang untouched; CLI11 only sees
   // what comes before, so a stray positional is an error, never a flag.
   std::vector<std::string> Args(Argv + 1, Argv + Argc), PassThrough;

@@ -19,10 +19,17 @@
 #include "opmig/report/RuleCatalog.h"
 #include "opmig/support/Finding.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <string>
 #include <vector>
 
 namespace opmig::report {
+
+/// `Text` as XML character data or attribute value: `&<>"` escaped, the
+/// control characters XML 1.0 cannot hold dropped. For reports that lay out
+/// their own testcases (validate's layers).
+std::string xmlEscape(llvm::StringRef Text);
 
 /// JUnit XML: a testsuite named `SuiteName` with one testcase per rule of
 /// `Rules`, in its order.

@@ -1,0 +1,246 @@
+//===- ValidateTest.cpp - `opmig validate` as a user runs it --------------===//
+//
+// The command's flags, exit codes and reports on a migrated fixture (the
+// template_launch fixture's `axpy`, migrated with the stand-in headers into
+// the cache-dit-like target), then the build and import layers for real:
+// with the pinned torch and nvcc (they skip and say why without them), one
+// heavy build shared by the tests through the build cache, and planted
+// faults: a loader that raises at import, a lost instantiation TU (an
+// undefined symbol at load), a source that does not compile.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MigrateSupport.h"
+#include "ToolRunner.h"
+
+#include <filesystem>
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+namespace opmig::test {
+namespace {
+
+MigrationCase axpyIntoCacheDit() {
+  return {"validate_axpy", "tests/fixtures/upstream/template_launch",
+          {"axpy"},        "tests/fixtures/targets/cache_dit_like",
+          "cache-dit",     "axpy"};
+}
+
+/// A fresh migration of axpy; the real torch demands C++20, which the
+/// stand-ins do not say, so the analysis is told.
+std::string migratedTarget() {
+  MigrationCase C = axpyIntoCacheDit();
+  MigrationSandbox Box(C);
+  std::vector<std::string> Args = migrateArgs(C, Box);
+  Args.push_back("-std=c++20");
+  ToolResult Migrated = runOpmig(Args);
+  EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  return Box.Target;
+}
+
+ToolResult validate(const std::string &Target, std::vector<std::string> Extra,
+                    const std::vector<std::string> &Env = {}) {
+  std::vector<std::string> Args = {"validate", "--target", Target, "--domain", "axpy"};
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  return runOpmig(Args, Env);
+}
+
+const nlohmann::json *layer(const nlohmann::json &Doc, const std::string &Name) {
+  for (const nlohmann::json &L : Doc["layers"])
+    if (L["name"] == Name)
+      return &L;
+  return nullptr;
+}
+
+const nlohmann::json *check(const nlohmann::json &Layer, const std::string &Name) {
+  for (const nlohmann::json &C : Layer["checks"])
+    if (C["name"] == Name)
+      return &C;
+  return nullptr;
+}
+
+/// Without torch (the tool tests hide it), build and import skip, saying
+/// why; the layers of later releases say they are not implemented.
+class ValidateWithoutTorch : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { Target = new std::string(migratedTarget()); }
+  static void TearDownTestSuite() { delete Target; }
+  static std::string *Target;
+};
+std::string *ValidateWithoutTorch::Target = nullptr;
+
+TEST_F(ValidateWithoutTorch, EveryLayerIsListedAndSkipsDoNotFail) {
+  ToolResult R = validate(*Target, {"--format", "json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  nlohmann::json Doc = R.json();
+  EXPECT_EQ(Doc["schema"], "opmig.validate/1");
+  EXPECT_EQ(Doc["profile"], "cache-dit");
+  EXPECT_EQ(Doc["passed"], true);
+  std::vector<std::string> Names;
+  for (const nlohmann::json &L : Doc["layers"]) {
+    Names.push_back(L["name"]);
+    EXPECT_EQ(L["status"], "skip") << L.dump(2);
+  }
+  EXPECT_EQ(Names, (std::vector<std::string>{"build", "import", "api", "fake", "smoke", "parity",
+                                             "boundary"}));
+  EXPECT_NE((*layer(Doc, "build"))["reason"].get<std::string>().find("no torch package"),
+            std::string::npos)
+      << Doc.dump(2);
+  EXPECT_EQ((*layer(Doc, "smoke"))["reason"], "not implemented in this release");
+}
+
+TEST_F(ValidateWithoutTorch, ALayerAskedForByNameThatSkipsFails) {
+  ToolResult R = validate(*Target, {"--layers", "build", "--format", "json"});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout << R.Stderr;
+  nlohmann::json Doc = R.json();
+  ASSERT_EQ(Doc["layers"].size(), 1u);
+  EXPECT_EQ(Doc["layers"][0]["status"], "fail");
+  EXPECT_EQ(Doc["findings"][0]["rule"], "build-not-run");
+}
+
+TEST_F(ValidateWithoutTorch, RequireGpuFailsTheGpuLayersWithoutAGpu) {
+  if (access("/dev/nvidia0", F_OK) == 0)
+    GTEST_SKIP() << "this machine has a GPU: --require-gpu has nothing to fail here";
+  ToolResult R = validate(*Target, {"--require-gpu", "--format", "json"});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stdout << R.Stderr;
+  nlohmann::json Doc = R.json();
+  for (const char *Name : {"smoke", "parity", "boundary"})
+    EXPECT_EQ((*layer(Doc, Name))["status"], "fail") << Name;
+  EXPECT_EQ((*layer(Doc, "api"))["status"], "skip");
+}
+
+TEST_F(ValidateWithoutTorch, JUnitHasASuitePerLayer) {
+  ToolResult R = validate(*Target, {"--format", "junit"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_EQ(R.Stdout.rfind("<?xml", 0), 0u);
+  EXPECT_NE(
+      R.Stdout.find("<testsuite name=\"opmig validate axpy smoke\" tests=\"1\" failures=\"0\" "
+                    "errors=\"0\" skipped=\"1\">"),
+      std::string::npos)
+      << R.Stdout;
+}
+
+TEST_F(ValidateWithoutTorch, BadInputsExitWithTwo) {
+  struct Case {
+    std::vector<std::string> Args;
+    std::string Message;
+  } Cases[] = {
+      {{"--layers", "smoke"},
+       "--layers: validation layer 'smoke' is not implemented in this "
+       "release; implemented: build, import"},
+      {{"--layers", "imports"}, "unknown validation layer 'imports'"},
+      {{"--arch", "hopper"}, "'hopper' is no CUDA arch"},
+      {{"--profile", "generic"}, "was migrated with profile 'cache-dit'"},
+  };
+  for (const Case &C : Cases) {
+    ToolResult R = validate(*Target, C.Args);
+    EXPECT_EQ(R.ExitCode, 2) << C.Args[0] << ": " << R.Stderr;
+    EXPECT_NE(R.Stderr.find(C.Message), std::string::npos) << R.Stderr;
+  }
+  ToolResult NoDomain = runOpmig({"validate", "--target", *Target, "--domain", "nothing_here"});
+  EXPECT_EQ(NoDomain.ExitCode, 2);
+  EXPECT_NE(NoDomain.Stderr.find("no opmig-manifest.json of domain 'nothing_here'"),
+            std::string::npos)
+      << NoDomain.Stderr;
+  ToolResult NoTarget = runOpmig({"validate", "--target", "/nonexistent", "--domain", "x"});
+  EXPECT_EQ(NoTarget.ExitCode, 2);
+  EXPECT_NE(NoTarget.Stderr.find("the target '/nonexistent' is not a directory"),
+            std::string::npos);
+}
+
+/// The build and import layers for real: nvcc, and the pinned torch with
+/// its dependencies on PYTHONPATH. Builds go to a cache in the build tree
+/// that every test process shares, so the heavy build happens once.
+class ValidateWithTorch : public ::testing::Test {
+protected:
+  void SetUp() override {
+    if (access((pinnedTorchDir() + "/torch/version.py").c_str(), F_OK) != 0)
+      GTEST_SKIP() << "no torch in " << pinnedTorchDir()
+                   << ": run scripts/install-deps.sh (it installs torch with its dependencies)";
+    if (!haveNvcc())
+      GTEST_SKIP() << "no nvcc here: the build layer cannot run";
+  }
+  std::vector<std::string> env() const {
+    return {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + pinnedTorchDir(),
+            "XDG_CACHE_HOME=" + std::string(OPMIG_VALIDATE_CACHE)};
+  }
+  nlohmann::json run(const std::string &Target, int ExpectedExit) {
+    ToolResult R = validate(Target, {"--layers", "build,import", "--format", "json"}, env());
+    EXPECT_EQ(R.ExitCode, ExpectedExit) << R.Stdout << R.Stderr;
+    return R.json();
+  }
+};
+
+TEST_F(ValidateWithTorch, TheMigratedDomainBuildsImportsAndIsNotRebuilt) {
+  std::string Target = migratedTarget();
+  nlohmann::json First = run(Target, 0);
+  for (const nlohmann::json &L : First["layers"])
+    for (const nlohmann::json &C : L["checks"])
+      EXPECT_EQ(C["status"], "pass") << C.dump(2);
+  nlohmann::json Again = run(Target, 0);
+  const nlohmann::json *Link = check(*layer(Again, "build"), "build-link");
+  ASSERT_NE(Link, nullptr) << Again.dump(2);
+  EXPECT_EQ((*Link)["figures"]["reused"], true) << Link->dump(2);
+  EXPECT_EQ((*Link)["figures"]["archs"], "9.0a");
+}
+
+TEST_F(ValidateWithTorch, ALoaderThatRaisesAtImportFailsImportOnly) {
+  std::string Target = migratedTarget();
+  std::string Module = Target + "/src/cache_dit/kernels/_axpy.py";
+  writeFile(Module, "import cache_dit._C_axpy  # planted: no fallback\n" + readFile(Module));
+  nlohmann::json Doc = run(Target, 1);
+  EXPECT_EQ((*layer(Doc, "build"))["status"], "pass") << Doc.dump(2);
+  const nlohmann::json *Import = layer(Doc, "import");
+  EXPECT_EQ((*Import)["status"], "fail");
+  EXPECT_EQ((*check(*Import, "import-without-extension"))["status"], "fail") << Import->dump(2);
+  EXPECT_NE((*check(*Import, "import-without-extension"))["reason"].get<std::string>().find(
+                "ModuleNotFoundError"),
+            std::string::npos);
+}
+
+TEST_F(ValidateWithTorch, AClosureMissingAnInstantiationTUFailsImportNamingTheSymbol) {
+  std::string Target = migratedTarget();
+  std::string Lost = "csrc/kernels/axpy/axpy/launch_f32.cu";
+  ASSERT_TRUE(std::filesystem::remove(Target + "/" + Lost));
+  std::string Setup = readFile(Target + "/setup.py");
+  std::string Listed = "        \"" + Lost + "\",\n";
+  size_t At = Setup.find(Listed);
+  ASSERT_NE(At, std::string::npos) << Setup;
+  writeFile(Target + "/setup.py", Setup.erase(At, Listed.size()));
+  nlohmann::json Doc = run(Target, 1);
+  EXPECT_EQ((*layer(Doc, "build"))["status"], "pass") << "it builds; it only fails to load";
+  const nlohmann::json *Missing = check(*layer(Doc, "import"), "import-missing-symbol");
+  ASSERT_NE(Missing, nullptr) << Doc.dump(2);
+  EXPECT_EQ((*Missing)["status"], "fail");
+  std::string Reason = (*Missing)["reason"];
+  EXPECT_NE(Reason.find("undefined symbol `cache_dit::axpy::AxpyLauncher<float>::run(float "
+                        "const*, float*, int, CUstream_st*)`"),
+            std::string::npos)
+      << Reason;
+  EXPECT_NE(Reason.find("the manifest lists " + Lost + ", which is missing"), std::string::npos)
+      << Reason;
+  EXPECT_EQ(Doc["findings"][0]["file"], Lost);
+  EXPECT_EQ((*check(*layer(Doc, "import"), "import-without-extension"))["status"], "pass");
+}
+
+TEST_F(ValidateWithTorch, ASourceThatDoesNotCompileNamesTheFileAndItsFirstError) {
+  std::string Target = migratedTarget();
+  std::string Source = Target + "/csrc/kernels/axpy/axpy/launch_f32.cu";
+  ASSERT_TRUE(std::filesystem::exists(Source));
+  writeFile(Source, readFile(Source) + "void planted() { planted_undeclared_name(); }\n");
+  nlohmann::json Doc = run(Target, 1);
+  const nlohmann::json *Compile = check(*layer(Doc, "build"), "build-compile");
+  ASSERT_NE(Compile, nullptr) << Doc.dump(2);
+  EXPECT_EQ((*Compile)["status"], "fail");
+  std::string Reason = (*Compile)["reason"];
+  EXPECT_EQ(Reason.rfind("csrc/kernels/axpy/axpy/launch_f32.cu: ", 0), 0u) << Reason;
+  EXPECT_NE(Reason.find("launch_f32.cu:6: error: identifier \"planted_undeclared_name\" is "
+                        "undefined"),
+            std::string::npos)
+      << Reason;
+  EXPECT_EQ(Reason.find('\n'), std::string::npos) << "one error, not the log";
+  EXPECT_EQ((*check(*layer(Doc, "import"), "import-load"))["status"], "skip");
+}
+
+} // namespace
+} // namespace opmig::test

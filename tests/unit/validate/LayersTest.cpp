@@ -1,0 +1,41 @@
+#include "opmig/validate/Layers.h"
+
+#include <gtest/gtest.h>
+
+namespace opmig::validate {
+namespace {
+
+TEST(LayersTest, AllSevenInRunOrder) {
+  std::vector<std::string> Names;
+  for (const LayerInfo &L : allLayers())
+    Names.push_back(L.Name);
+  EXPECT_EQ(Names, (std::vector<std::string>{"build", "import", "api", "fake", "smoke", "parity",
+                                             "boundary"}));
+  EXPECT_TRUE(findLayer("smoke")->NeedsGpu);
+  EXPECT_FALSE(findLayer("import")->NeedsGpu);
+}
+
+TEST(LayersTest, AListIsPutInRunOrderOnce) {
+  llvm::Expected<std::vector<std::string>> Layers = parseLayerList("import, build,import");
+  ASSERT_TRUE(bool(Layers)) << llvm::toString(Layers.takeError());
+  EXPECT_EQ(*Layers, (std::vector<std::string>{"build", "import"}));
+}
+
+TEST(LayersTest, UnknownAndUnimplementedLayersAreInputErrors) {
+  llvm::Expected<std::vector<std::string>> Unknown = parseLayerList("build,imports");
+  ASSERT_FALSE(bool(Unknown));
+  EXPECT_EQ(llvm::toString(Unknown.takeError()),
+            "unknown validation layer 'imports'; the layers are build, import, api, fake, smoke, "
+            "parity, boundary");
+  llvm::Expected<std::vector<std::string>> Later = parseLayerList("smoke");
+  ASSERT_FALSE(bool(Later));
+  EXPECT_EQ(llvm::toString(Later.takeError()),
+            "validation layer 'smoke' is not implemented in this release; implemented: build, "
+            "import");
+  llvm::Expected<std::vector<std::string>> Empty = parseLayerList(",");
+  ASSERT_FALSE(bool(Empty));
+  llvm::consumeError(Empty.takeError());
+}
+
+} // namespace
+} // namespace opmig::validate

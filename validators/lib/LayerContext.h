@@ -1,0 +1,54 @@
+//===- LayerContext.h - What the layers of one validation share -*- C++ -*-===//
+//
+// Found once per run (the manifest, the toolchain, the archs, the Python that
+// runs the harness) and handed to each layer in order; the build layer
+// leaves what it built for the layers after it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
+#define OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
+
+#include "opmig/support/Manifest.h"
+#include "opmig/support/Toolchain.h"
+#include "opmig/validate/BuildPlan.h"
+#include "opmig/validate/Validate.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opmig::validate {
+
+/// What the build layer made, for the layers after it.
+struct BuiltDomain {
+  BuildPlan Plan;
+  std::string BuildDir; ///< Absolute; the extension or library is in it.
+  std::string Library;  ///< Absolute path of the shared library.
+  /// The TUs the build compiled, root-relative.
+  std::vector<std::string> CompiledTUs;
+};
+
+struct LayerContext {
+  const ValidateOptions &Options;
+  std::string Root; ///< The target, absolute.
+  Manifest M;
+  std::string ManifestPath; ///< Root-relative.
+  std::string Profile;
+  ToolchainPaths Toolchain;
+  std::string Nvcc; ///< Empty when there is none.
+  std::vector<CudaArch> Archs;
+  std::string ArchesFrom; ///< `the default`, `TORCH_CUDA_ARCH_LIST`, ...
+  std::optional<BuiltDomain> Built;
+  /// Why nothing was built when Built is empty (the build layer's reason).
+  std::string NotBuiltBecause;
+
+  void progress(const std::string &Line) const {
+    if (Options.Progress)
+      Options.Progress(Line);
+  }
+};
+
+} // namespace opmig::validate
+
+#endif

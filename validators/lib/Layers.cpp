@@ -1,0 +1,72 @@
+//===- Layers.cpp - The seven validation layers ---------------------------===//
+
+#include "opmig/validate/Layers.h"
+
+#include "opmig/support/Errors.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <set>
+
+namespace opmig::validate {
+
+namespace {
+
+constexpr LayerInfo Layers[] = {
+    {"build", "the kernels compile and link for the requested archs", false, true},
+    {"import", "the package imports without the extension, and the built extension loads", false,
+     true},
+    {"api", "registered ops, schemas, kernels and Python names match the manifest", false, false},
+    {"fake", "the fake/meta path gives the real output's shape, dtype and strides", false, false},
+    {"smoke", "each op runs on the GPU for each dtype", true, false},
+    {"parity", "outputs match the reference within tolerance", true, false},
+    {"boundary", "bad inputs raise clear errors before any kernel runs", true, false},
+};
+
+std::string namesWhere(bool (*Keep)(const LayerInfo &)) {
+  llvm::SmallVector<llvm::StringRef> Names;
+  for (const LayerInfo &L : Layers)
+    if (Keep(L))
+      Names.push_back(L.Name);
+  return llvm::join(Names, ", ");
+}
+
+} // namespace
+
+llvm::ArrayRef<LayerInfo> allLayers() { return Layers; }
+
+const LayerInfo *findLayer(llvm::StringRef Name) {
+  for (const LayerInfo &L : Layers)
+    if (Name == L.Name)
+      return &L;
+  return nullptr;
+}
+
+llvm::Expected<std::vector<std::string>> parseLayerList(llvm::StringRef List) {
+  llvm::SmallVector<llvm::StringRef> Parts;
+  List.split(Parts, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::set<std::string> Asked;
+  for (llvm::StringRef Part : Parts) {
+    llvm::StringRef Name = Part.trim();
+    const LayerInfo *Layer = findLayer(Name);
+    if (!Layer)
+      return inputError("unknown validation layer '", Name.str(), "'; the layers are ",
+                        namesWhere([](const LayerInfo &) { return true; }));
+    if (!Layer->Implemented)
+      return inputError(
+          "validation layer '", Name.str(), "' is ", NotImplementedReason,
+          "; implemented: ", namesWhere([](const LayerInfo &L) { return L.Implemented; }));
+    Asked.insert(Name.str());
+  }
+  if (Asked.empty())
+    return inputError("no validation layer named in '", List.str(), "'");
+  std::vector<std::string> Ordered;
+  for (const LayerInfo &L : Layers)
+    if (Asked.count(L.Name))
+      Ordered.push_back(L.Name);
+  return Ordered;
+}
+
+} // namespace opmig::validate

@@ -1,0 +1,166 @@
+//===- Validate.cpp - Build a migrated domain and prove it in layers ------===//
+
+#include "opmig/validate/Validate.h"
+
+#include "BuildLayer.h"
+#include "ImportLayer.h"
+#include "LayerContext.h"
+#include "opmig/support/Errors.h"
+#include "opmig/support/NvccCheck.h"
+#include "opmig/support/Paths.h"
+#include "opmig/validate/Layers.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+
+namespace opmig::validate {
+
+namespace {
+
+namespace fs = llvm::sys::fs;
+namespace path = llvm::sys::path;
+
+/// Folders no manifest of a migration lives in: version control, build
+/// output, environments, caches.
+bool skippedFolder(llvm::StringRef Name) {
+  return Name.starts_with(".") || Name.starts_with("build") || Name == "node_modules" ||
+         Name == "__pycache__" || Name == "venv" || Name == "dist";
+}
+
+std::vector<std::string> findManifests(const std::string &Root) {
+  std::vector<std::string> Found;
+  std::error_code EC;
+  for (fs::recursive_directory_iterator It(Root, EC), End; It != End && !EC; It.increment(EC)) {
+    llvm::StringRef Name = path::filename(It->path());
+    if (It->type() == fs::file_type::directory_file && skippedFolder(Name))
+      It.no_push();
+    else if (Name == ManifestFileName)
+      Found.push_back(It->path());
+  }
+  llvm::sort(Found);
+  return Found;
+}
+
+llvm::Error locateManifest(LayerContext &Ctx, const std::string &Domain) {
+  for (const std::string &Path : findManifests(Ctx.Root)) {
+    auto Buffer = llvm::MemoryBuffer::getFile(Path);
+    if (!Buffer)
+      continue;
+    std::string Relative = Path.substr(Ctx.Root.size() + 1);
+    llvm::Expected<Manifest> M = parseManifest((*Buffer)->getBuffer(), Relative);
+    if (!M)
+      return M.takeError();
+    if (M->Domain != Domain)
+      continue;
+    if (!Ctx.ManifestPath.empty())
+      return inputError("two manifests of domain '", Domain, "': ", Ctx.ManifestPath, " and ",
+                        Relative);
+    Ctx.M = std::move(*M);
+    Ctx.ManifestPath = Relative;
+  }
+  if (Ctx.ManifestPath.empty())
+    return inputError("no ", ManifestFileName, " of domain '", Domain, "' under ", Ctx.Root,
+                      "; was it migrated with opmig migrate?");
+  return llvm::Error::success();
+}
+
+/// The arch list and where it came from: the options, then the profile's
+/// environment variables, then DefaultArch.
+llvm::Error chooseArchs(LayerContext &Ctx) {
+  const ValidateOptions &O = Ctx.Options;
+  std::string List = DefaultArch;
+  Ctx.ArchesFrom = "the default";
+  if (!O.ArchList.empty()) {
+    List = O.ArchList;
+    Ctx.ArchesFrom = "the arch list asked for";
+  } else if (Ctx.Profile == "cache-dit" && !O.ArchEnv.CacheDitArchList.empty()) {
+    List = O.ArchEnv.CacheDitArchList;
+    Ctx.ArchesFrom = "CACHE_DIT_CUDA_ARCH_LIST";
+  } else if (!O.ArchEnv.TorchArchList.empty()) {
+    List = O.ArchEnv.TorchArchList;
+    Ctx.ArchesFrom = "TORCH_CUDA_ARCH_LIST";
+  }
+  llvm::Expected<std::vector<CudaArch>> Archs = parseCudaArchList(List, Ctx.ArchesFrom);
+  if (!Archs)
+    return Archs.takeError();
+  Ctx.Archs = std::move(*Archs);
+  return llvm::Error::success();
+}
+
+constexpr const char *NoGpuReason = "no CUDA device here";
+
+bool haveCudaDevice() { return fs::exists("/dev/nvidia0") && fs::exists("/dev/nvidiactl"); }
+
+/// A layer the run asked for by name must run: its skip is a failure.
+void requireRan(LayerResult &L, const std::string &Why) {
+  if (L.State != Status::Skip)
+    return;
+  L.State = Status::Fail;
+  L.Reason = L.Reason + " (" + Why + ")";
+  CheckResult Check = failed(L.Name + "-not-run", "layer " + L.Name + " did not run: " + L.Reason);
+  L.Checks.push_back(std::move(Check));
+}
+
+LayerResult runLayer(const LayerInfo &Info, LayerContext &Ctx, bool HaveGpu) {
+  if (!Info.Implemented)
+    return skippedLayer(Info.Name, NotImplementedReason);
+  if (Info.NeedsGpu && !HaveGpu)
+    return skippedLayer(Info.Name, NoGpuReason);
+  if (llvm::StringRef(Info.Name) == "build")
+    return runBuildLayer(Ctx);
+  return runImportLayer(Ctx);
+}
+
+} // namespace
+
+std::string defaultBuildCacheDir() {
+  if (auto Xdg = llvm::sys::Process::GetEnv("XDG_CACHE_HOME"); Xdg && !Xdg->empty())
+    return *Xdg + "/opmig/validate";
+  return llvm::sys::Process::GetEnv("HOME").value_or(".") + "/.cache/opmig/validate";
+}
+
+llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) {
+  LayerContext Ctx{Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  if (!fs::is_directory(Ctx.Root))
+    return inputError("the target '", Options.Target, "' is not a directory");
+  for (const std::string &Name : Options.Layers)
+    if (const LayerInfo *L = findLayer(Name); !L || !L->Implemented)
+      return inputError("validation layer '", Name, "' cannot be run in this release");
+  if (llvm::Error E = locateManifest(Ctx, Options.Domain))
+    return E;
+  Ctx.Profile = Options.Profile.empty() ? Ctx.M.Profile : Options.Profile;
+  if (!Options.Profile.empty() && Options.Profile != Ctx.M.Profile)
+    return inputError("domain '", Options.Domain, "' was migrated with profile '", Ctx.M.Profile,
+                      "' (", Ctx.ManifestPath, "), not '", Options.Profile, "'");
+  if (llvm::Error E = chooseArchs(Ctx))
+    return E;
+  Ctx.Toolchain = findToolchain(Options.CudaPath, {});
+  Ctx.Nvcc = findNvcc(Ctx.Toolchain.CudaPath);
+  ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, {}};
+  bool HaveGpu = haveCudaDevice();
+  for (const LayerInfo &Info : allLayers()) {
+    bool Asked = llvm::is_contained(Options.Layers, Info.Name);
+    // A later layer asked for needs the build, reported or not.
+    bool Needed = Options.Layers.empty() || Asked ||
+                  (llvm::StringRef(Info.Name) == "build" &&
+                   llvm::is_contained(Options.Layers, std::string("import")));
+    if (!Needed)
+      continue;
+    // Without a GPU, a GPU layer cannot run, implemented or not.
+    bool GpuMissing = Info.NeedsGpu && Options.RequireGpu && !HaveGpu;
+    LayerResult L =
+        GpuMissing ? skippedLayer(Info.Name, NoGpuReason) : runLayer(Info, Ctx, HaveGpu);
+    if (Asked)
+      requireRan(L, "it was asked for by name");
+    else if (GpuMissing)
+      requireRan(L, "a GPU was required");
+    if (Options.Layers.empty() || Asked)
+      Report.Layers.push_back(std::move(L));
+  }
+  return Report;
+}
+
+} // namespace opmig::validate
