@@ -31,6 +31,17 @@ const char *toString(ValueSource S) {
   return "TODO";
 }
 
+bool isTensorSchemaType(llvm::StringRef Type) {
+  return Type.starts_with("Tensor") && !Type.contains('[');
+}
+
+bool hasValueRange(llvm::StringRef Type) {
+  if (isTensorSchemaType(Type))
+    return true;
+  Type.consume_back("?");
+  return llvm::is_contained({"int", "float", "SymInt", "Scalar"}, Type);
+}
+
 llvm::ArrayRef<llvm::StringRef> knownDtypes() {
   static const llvm::StringRef Names[] = {
       "bool",        "uint8",           "int8",           "int16",      "uint16",
@@ -153,7 +164,8 @@ Json toJson(const SpecInput &In) {
     Out["contiguous"] = sourced(In.Contiguous);
     Out["device"] = sourced(In.Device);
   }
-  Out["range"] = sourced(In.Range);
+  if (hasValueRange(In.Type) || In.Range.known())
+    Out["range"] = sourced(In.Range);
   return Out;
 }
 

@@ -57,8 +57,6 @@ bool isCppReference(llvm::StringRef Text) {
   return llvm::all_of(Parts, isIdentifier);
 }
 
-bool isTensorType(llvm::StringRef Type) { return Type.starts_with("Tensor"); }
-
 /// An op's or a case's name: what torch and test ids can carry.
 bool isPlainName(llvm::StringRef Text) {
   return !Text.empty() && llvm::all_of(Text, [](char C) {
@@ -369,7 +367,7 @@ private:
     if (!Type)
       return Type.takeError();
     In.Type = std::move(*Type);
-    In.IsTensor = isTensorType(In.Type);
+    In.IsTensor = isTensorSchemaType(In.Type);
     if (!In.IsTensor)
       for (llvm::StringRef Key : TensorOnlyKeys)
         if (Item.has(Key))

@@ -88,7 +88,7 @@ struct SpecInput {
   Sourced<DtypeSet> Dtypes;
   Sourced<bool> Contiguous;
   Sourced<std::string> Device; ///< `cuda` or `cpu`.
-  Sourced<ValueRange> Range;   ///< Every input.
+  Sourced<ValueRange> Range;   ///< Where hasValueRange(Type).
 };
 
 /// What the op writes: a result (by index) or a tensor argument.
@@ -144,6 +144,16 @@ struct ValidationSpec {
 
   const SpecOp *op(llvm::StringRef OpName) const;
 };
+
+/// Whether an input of schema type `Type` is one tensor (`Tensor`,
+/// `Tensor(a!)`, `Tensor?`), which has a shape and dtypes; a `Tensor[]` is
+/// not.
+bool isTensorSchemaType(llvm::StringRef Type);
+
+/// Whether values of schema type `Type` have a range: tensors and numbers
+/// (`int`, `float`, `SymInt`, `Scalar`, optional or not), not `bool` or
+/// `str`.
+bool hasValueRange(llvm::StringRef Type);
 
 /// The dtype names a spec accepts (`float16`, `bfloat16`, `float32`, ...),
 /// as torch spells them after `torch.`.
