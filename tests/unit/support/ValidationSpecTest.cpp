@@ -8,6 +8,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -329,6 +330,40 @@ TEST(ValidationSpecTest, MergeKeepsNoTensorFieldOnAnInputThatBecameAScalar) {
   EXPECT_FALSE(Merged.Ops[0].Inputs[2].Shape.known());
   std::string Text = serializeValidationSpec(Merged);
   EXPECT_TRUE(bool(parseValidationSpec(Text, ConfigSyntax::Json, "m.json")));
+}
+
+// The examples of docs/validation-spec.md read: each op in a ```json block
+// (wrapped into a spec) and each ```yaml spec.
+TEST(ValidationSpecTest, TheDocumentedExamplesRead) {
+  std::string Path = std::string(OPMIG_SOURCE_DIR) + "/docs/validation-spec.md";
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> Doc = llvm::MemoryBuffer::getFile(Path);
+  ASSERT_TRUE(bool(Doc)) << Path;
+  llvm::StringRef Rest = (*Doc)->getBuffer();
+  unsigned Ops = 0, Yaml = 0;
+  while (true) {
+    size_t Open = Rest.find("\n```");
+    if (Open == llvm::StringRef::npos)
+      break;
+    llvm::StringRef Fence = Rest.substr(Open + 4).split('\n').first;
+    llvm::StringRef Body = Rest.substr(Open + 4 + Fence.size() + 1);
+    size_t Close = Body.find("\n```");
+    ASSERT_NE(Close, llvm::StringRef::npos);
+    Rest = Body.substr(Close + 4);
+    Body = Body.take_front(Close + 1);
+    if (Fence == "json" && Body.starts_with("{\n  \"name\"")) {
+      std::string Spec =
+          R"({"schema": "opmig.validation-spec/1", "domain": "d", "ops": [)" + Body.str() + "]}";
+      llvm::Expected<ValidationSpec> Read = parseValidationSpec(Spec, ConfigSyntax::Json, Path);
+      EXPECT_TRUE(bool(Read)) << llvm::toString(Read.takeError()) << "\n" << Body.str();
+      ++Ops;
+    } else if (Fence == "yaml") {
+      llvm::Expected<ValidationSpec> Read = parseValidationSpec(Body, ConfigSyntax::Yaml, Path);
+      EXPECT_TRUE(bool(Read)) << llvm::toString(Read.takeError()) << "\n" << Body.str();
+      ++Yaml;
+    }
+  }
+  EXPECT_EQ(Ops, 2u);
+  EXPECT_EQ(Yaml, 1u);
 }
 
 } // namespace
