@@ -11,7 +11,6 @@
 //     TORCH_CHECK(w.dim() == 1);               outputs: result 0
 //     TORCH_CHECK(w.size(0) == x.size(1));
 //     TORCH_CHECK(x.size(-1) % 8 == 0);
-//     AT_DISPATCH_FLOATING_TYPES_AND2(...)  -- no: the family below
 //     AT_DISPATCH_SWITCH(x.scalar_type(), "f",
 //         AT_DISPATCH_CASE(at::kHalf, ...) AT_DISPATCH_CASE(at::kBFloat16, ...));
 //
