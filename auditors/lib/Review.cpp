@@ -124,7 +124,7 @@ private:
         continue;
       }
       if (G.Blocks.empty()) {
-        if (opmig::sha256Hex(*Text) != G.Sha256)
+        if (!G.UserEditable && opmig::sha256Hex(*Text) != G.Sha256)
           add(ReviewKind::EditedGlue, G.TargetPath,
               "generated file edited by hand since the migration");
         continue;

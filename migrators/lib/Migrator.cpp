@@ -11,6 +11,7 @@
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/Hashing.h"
+#include "opmig/support/ValidationSpec.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -38,6 +39,8 @@ const char *toString(ChangeKind K) {
     return "edited";
   case ChangeKind::Manifest:
     return "manifest";
+  case ChangeKind::ValidationSpec:
+    return "validation-spec";
   }
   return "?";
 }
@@ -154,6 +157,7 @@ private:
   llvm::Error render(const UpstreamInfo &Upstream, const std::vector<std::string> &Generated);
   llvm::Error addOwnedChange(PlannedChange Change);
   llvm::Error addEditedChange(const GeneratedOutput &Output);
+  llvm::Error addValidationSpec();
   void addRemovals();
   void addManifest();
 
@@ -489,6 +493,43 @@ llvm::Error Pipeline::addEditedChange(const GeneratedOutput &Output) {
   return llvm::Error::success();
 }
 
+/// The spec beside the manifest: derived from this run's signatures, with
+/// every value the user set in the one the target holds kept. It is the
+/// user's file as much as opmig's, so an edit is no conflict; one that no
+/// longer reads stops the migration rather than lose the user's work.
+llvm::Error Pipeline::addValidationSpec() {
+  PlannedChange Change;
+  Change.Path = R.Plan.NativeDir + "/" + ValidationSpecFileName;
+  Change.Kind = ChangeKind::ValidationSpec;
+  if (llvm::Error E = checkTargetPath(TargetRoot, Change.Path))
+    return E;
+  R.Spec.Domain = R.Plan.Domain;
+  for (const OpSignature &Sig : R.Ops)
+    R.Spec.Ops.push_back(Sig.Validation);
+  std::string Full = joinPath(TargetRoot, Change.Path);
+  llvm::Expected<std::optional<std::string>> Old = readIfExists(Full);
+  if (!Old)
+    return Old.takeError();
+  Change.Action = ChangeAction::Create;
+  if (*Old) {
+    llvm::Expected<ValidationSpec> Previous = parseValidationSpec(**Old, ConfigSyntax::Json, Full);
+    if (!Previous)
+      return inputError(llvm::toString(Previous.takeError()),
+                        "; the validation spec holds what you filled in, so it is not "
+                        "overwritten: correct it, or remove it to start from a fresh one");
+    R.Spec = mergeValidationSpecs(R.Spec, *Previous);
+    Change.OldContent = std::move(**Old);
+  }
+  Change.NewContent = serializeValidationSpec(R.Spec);
+  if (*Old)
+    Change.Action =
+        Change.OldContent == Change.NewContent ? ChangeAction::Unchanged : ChangeAction::Update;
+  R.NewManifest.Generated.push_back(
+      {Change.Path, sha256Hex(Change.NewContent), {}, /*UserEditable=*/true});
+  R.Changes.push_back(std::move(Change));
+  return llvm::Error::success();
+}
+
 /// Files the previous migration wrote that this one no longer produces
 /// (the closure shrank, or an entry was dropped).
 void Pipeline::addRemovals() {
@@ -588,6 +629,8 @@ llvm::Expected<MigrationResult> Pipeline::run() {
   if (llvm::Error E = derive())
     return E;
   if (llvm::Error E = render(Upstream, *Generated))
+    return E;
+  if (llvm::Error E = addValidationSpec())
     return E;
   addRemovals();
   addManifest();

@@ -2,6 +2,7 @@
 
 #include "FakeDerivation.h"
 #include "SchemaTypes.h"
+#include "SpecDerivation.h"
 #include "TensorWrites.h"
 #include "UpstreamSchema.h"
 #include "opmig/analyze/TUParser.h"
@@ -28,6 +29,7 @@ struct EntryJob {
   std::string OpName;
   /// Parameters the user says it writes (SignatureRequest::DeclaredWrites).
   std::vector<std::string> DeclaredWrites;
+  std::string SourceRoot; ///< SignatureRequest::SourceRoot.
 };
 
 /// `a`, `b`, ..., `z`, `aa`, ...: torch's alias set names for mutable
@@ -223,6 +225,7 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const E
                        "inside a function defined in another file is not followed): without "
                        "`(a!)` marks, torch.compile and functionalization treat it as doing "
                        "nothing; declare its outputs";
+  Sig.Validation = deriveSpecOp({&Function, &Sig, Fake.ReturnedParams, Job.SourceRoot}, Ctx);
   Sig.FakeDerived = Fake.Derived;
   Sig.FakeReason = std::move(Fake.Reason);
   Sig.FakePython = std::move(Fake.Python);
@@ -410,8 +413,9 @@ llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest
   // One parse per file, however many entries it defines.
   std::map<std::string, std::vector<EntryJob>> ByFile;
   for (size_t I = 0; I < Request.Entries.size(); ++I)
-    ByFile[Request.Entries[I].Loc.File].push_back(
-        {I, &Request.Entries[I], Request.OpNames[I], declaredWrites(Request, Request.OpNames[I])});
+    ByFile[Request.Entries[I].Loc.File].push_back({I, &Request.Entries[I], Request.OpNames[I],
+                                                   declaredWrites(Request, Request.OpNames[I]),
+                                                   Request.SourceRoot});
   std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
   for (const auto &[File, Jobs] : ByFile)
     if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived))

@@ -38,6 +38,8 @@ static json toJson(const GeneratedFileRecord &G) {
     J["sha256"] = G.Sha256;
   else
     J["blocks"] = G.Blocks;
+  if (G.UserEditable)
+    J["user_editable"] = true;
   return J;
 }
 
@@ -112,6 +114,7 @@ static Manifest fromJson(const json &J) {
       Record.Blocks = G.at("blocks").get<std::map<std::string, std::string>>();
     else
       Record.Sha256 = G.at("sha256").get<std::string>();
+    Record.UserEditable = G.value("user_editable", false);
     M.Generated.push_back(std::move(Record));
   }
   if (J.contains("build"))

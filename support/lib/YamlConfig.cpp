@@ -5,10 +5,13 @@
 #include "opmig/support/Errors.h"
 #include "opmig/support/JsonText.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/YAMLParser.h"
 
+#include <cmath>
 #include <optional>
 
 namespace opmig {
@@ -57,6 +60,14 @@ nlohmann::json scalar(llvm::yaml::ScalarNode *S) {
   long long Number;
   if (!Value.getAsInteger(10, Number))
     return Number;
+  // YAML's core schema floats (`1.5`, `-2.0e-6`), as JSON reads them; `.inf`
+  // and `.nan` stay text, as JSON has neither.
+  bool FloatLike = llvm::any_of(Value, llvm::isDigit) && llvm::all_of(Value, [](char C) {
+                     return llvm::isDigit(C) || llvm::is_contained(".eE+-", C);
+                   });
+  double Real;
+  if (FloatLike && !Value.getAsDouble(Real) && std::isfinite(Real))
+    return Real;
   return Value.str();
 }
 

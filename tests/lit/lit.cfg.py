@@ -17,6 +17,8 @@
 #                json` as one fact per line, for FileCheck
 #   %{exit-is} N Inputs/exit_is.py: runs the command after it and fails
 #                unless it exits with N (`not` only tells nonzero)
+#   %{spec-lines} Inputs/spec_lines.py: a validation spec as one fact per
+#                line, for FileCheck
 #   %{python}    the Python that runs lit
 #   %{cuda}      the CUDA toolkit: $CUDA_HOME, else /usr/local/cuda
 #
@@ -58,6 +60,7 @@ config.substitutions.extend(
         ("%{fixtures}", config.opmig_fixtures_dir),
         ("%{lines}", f"{python} {os.path.join(inputs, 'closure_lines.py')}"),
         ("%{exit-is}", f"{python} {os.path.join(inputs, 'exit_is.py')}"),
+        ("%{spec-lines}", f"{python} {os.path.join(inputs, 'spec_lines.py')}"),
         ("%{python}", python),
     ]
 )

@@ -218,6 +218,20 @@ TEST(ReviewTest, HandEditedGeneratedFileAndBlockAreEditedGlue) {
             "verdict: mechanical (2 edited-glue)\n");
 }
 
+// The validation spec is the user's to fill in: an edit is expected, and
+// the file is the migration's, so no over-copy either.
+TEST(ReviewTest, AnEditedValidationSpecIsNeitherEditedGlueNorOverCopy) {
+  Migration Mig = makeMigration();
+  const std::string Spec = "csrc/kernels/rope/opmig-validation-spec.json";
+  editManifest(Mig, [&](opmig::Manifest &M) {
+    M.Generated.push_back({Spec, opmig::sha256Hex("as written\n"), {}, true});
+  });
+  writeFile(Mig.Target + "/" + Spec, "as filled in by the user\n");
+  std::string Text = renderReviewText(review(Mig));
+  EXPECT_EQ(Text.rfind("build check: not run (--no-compile-check)\nverdict: thoughtful", 0), 0u)
+      << Text;
+}
+
 TEST(ReviewTest, RemovedBlockIsEditedGlue) {
   Migration Mig = makeMigration();
   writeFile(Mig.Target + "/pkg/__init__.py", "import os\n");

@@ -54,6 +54,17 @@ TEST(ConfigDocumentTest, YamlScalarsBecomeTypedUnlessQuoted) {
                                                   "e": "text", "f": "block\n"})"));
 }
 
+// As JSON reads them; YAML's `.inf` and `.nan` have no JSON value and stay text.
+TEST(ConfigDocumentTest, YamlFloatsAreNumbers) {
+  llvm::Expected<ConfigDocument> Doc =
+      parseConfig("a: 1.5\nb: -2.0e-6\nc: 1e3\nd: '1.5'\ne: .inf\nf: 1.2.3\ng: 1e999\n",
+                  ConfigSyntax::Yaml, "f", "test file");
+  ASSERT_TRUE(bool(Doc)) << messageOf(Doc.takeError());
+  EXPECT_EQ(Doc->value(), nlohmann::json::parse(R"({"a": 1.5, "b": -2.0e-6, "c": 1000.0,
+                                                  "d": "1.5", "e": ".inf", "f": "1.2.3",
+                                                  "g": "1e999"})"));
+}
+
 TEST(ConfigDocumentTest, JsonLocatesEveryKeyAndElement) {
   llvm::Expected<ConfigDocument> Doc = parseConfig("{\n"
                                                    "  \"schema\": \"s\",\n"

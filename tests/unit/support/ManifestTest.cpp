@@ -23,7 +23,8 @@ Manifest sampleManifest() {
   M.Files = {{"csrc/a.cu", "csrc/kernels/attn/a.cu", "11", "22"}};
   M.Generated = {
       {"csrc/kernels/attn/attn.cpp", "33", {}},
-      {"src/cache_dit/kernels/__init__.py", "", {{"init-all", "44"}, {"init-reexport", "55"}}}};
+      {"src/cache_dit/kernels/__init__.py", "", {{"init-all", "44"}, {"init-reexport", "55"}}},
+      {"csrc/kernels/attn/opmig-validation-spec.json", "66", {}, true}};
   M.Build = BuildRecord{20,
                         {"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__"},
                         {"csrc/kernels", "csrc/third_party/spdlog/include"},
@@ -40,8 +41,10 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(serializeManifest(*Parsed), Text);
   EXPECT_EQ(Parsed->Upstream.PathPrefix, "samples/upstream/");
   EXPECT_TRUE(Parsed->Upstream.Dirty);
-  ASSERT_EQ(Parsed->Generated.size(), 2u);
+  ASSERT_EQ(Parsed->Generated.size(), 3u);
   EXPECT_EQ(Parsed->Generated[0].Sha256, "33");
+  EXPECT_FALSE(Parsed->Generated[0].UserEditable);
+  EXPECT_TRUE(Parsed->Generated[2].UserEditable);
   EXPECT_EQ(Parsed->Generated[1].Blocks.at("init-reexport"), "55");
   EXPECT_EQ(Parsed->Renames[1].To, "svdq");
   EXPECT_EQ(Parsed->Files[0].MigratedSha256, "22");

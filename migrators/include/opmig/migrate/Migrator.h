@@ -98,6 +98,9 @@ enum class ChangeKind {
   Generated, ///< A file the profile generates and the migration owns.
   Edited,    ///< A target-owned file with generated blocks.
   Manifest,
+  /// `opmig-validation-spec.json`: generated, then the user's to fill in;
+  /// a re-run merges it (mergeValidationSpecs) and never conflicts.
+  ValidationSpec,
 };
 
 enum class ChangeAction { Create, Update, Unchanged, Remove };
@@ -130,6 +133,9 @@ struct MigrationResult {
   std::vector<PlannedChange> Changes; ///< Sorted by path.
   Manifest NewManifest;
   std::string ManifestPath; ///< Target-relative.
+  /// What this run writes to the spec beside the manifest: the derived
+  /// spec, merged with the user's values of the one the target holds.
+  ValidationSpec Spec;
   bool HadManifest = false; ///< The domain was migrated before.
   /// An interrupted migration found in the target: what rolling it back
   /// does. Rolled back already unless MigrateOptions::DryRun.
@@ -148,7 +154,8 @@ struct MigrationResult {
 /// is rolled back first, see StagedWriter.h). Bad options (a value that
 /// would become broken source text, a target inside the source), a target
 /// that does not follow the profile's convention and an unusable manifest
-/// are InputErrors.
+/// are InputErrors, and so is a validation spec in the target that does
+/// not read (it holds the user's work, so it is never overwritten).
 llvm::Expected<MigrationResult> prepareMigration(const MigrateOptions &Options);
 
 } // namespace opmig::migrate

@@ -31,6 +31,7 @@
 #define OPMIG_MIGRATE_OPSIGNATURE_H
 
 #include "opmig/analyze/AnalysisResult.h"
+#include "opmig/support/ValidationSpec.h"
 
 #include "llvm/Support/Error.h"
 
@@ -89,6 +90,9 @@ struct OpSignature {
   /// The same as C++ statements of a Meta kernel body, with the same
   /// parameter names (e.g. `return {at::empty_like(v_a), ...};`).
   std::string FakeCpp;
+  /// The op's starting entry in the validation spec: what the signature
+  /// and the body's checks tell (SpecDerivation.h), TODO for the rest.
+  SpecOp Validation;
 };
 
 struct SignatureRequest {

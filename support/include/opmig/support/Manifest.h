@@ -4,7 +4,8 @@
 // upstream repository, commit and dirty flag, the tool version, profile and
 // the spec convention the profile follows, the entries and ops, every
 // migrated file with the sha256 of its upstream and migrated text, the
-// namespace renames, every generated file or block, and the flags the
+// namespace renames, every generated file or block (the validation spec
+// among them, marked as the user's to edit), and the flags the
 // generated build glue compiles with. With it a re-run knows what it wrote
 // before: unchanged files are not rewritten, files edited by hand since are
 // not overwritten without `--force`, and a reviewer can diff against
@@ -60,6 +61,10 @@ struct GeneratedFileRecord {
   /// and `Blocks` holds the sha256 of each block by id.
   std::string Sha256;
   std::map<std::string, std::string> Blocks;
+  /// A file the user is meant to edit (the validation spec): `Sha256` is
+  /// what migrate wrote, and an edit since is no hand edit to report; a
+  /// re-run merges it instead of overwriting it.
+  bool UserEditable = false;
 };
 
 /// What the generated build glue (setup.py, CMake, a JIT load) compiles the

@@ -1,0 +1,323 @@
+//===- SpecDerivationTest.cpp - The spec migrate derives from an entry ----===//
+//
+// A table of entry bodies (host C++ against the stand-in torch headers) and
+// the validation spec each derives (migrators/lib/SpecDerivation.h), one
+// line per input and per constraint, `?` for a TODO:
+//
+//   x: shape [x_0, x_1], dtypes [float16], contiguous, cuda
+//   w: shape [x_1], dtypes same as x
+//   constraint: x_1 % 8 == 0
+//
+// Rows come in pairs where it matters: a shape that derives, and a near one
+// that must not (a check inside a branch, a comparison with a variable).
+//
+//===----------------------------------------------------------------------===//
+
+#include "nlohmann/json.hpp"
+#include "opmig/analyze/CompileFlags.h"
+#include "opmig/migrate/OpSignature.h"
+#include "opmig/support/Toolchain.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+namespace opmig::migrate {
+namespace {
+
+const std::string StubsDir = std::string(OPMIG_FIXTURES_DIR) + "/stubs/include";
+
+struct DerivationCase {
+  const char *Name;
+  /// The body of `f`, whose parameters are `Params`.
+  const char *Params;
+  const char *Body;
+  /// The derived spec, one line per tensor input then per constraint.
+  const char *Expect;
+};
+
+std::ostream &operator<<(std::ostream &OS, const DerivationCase &C) { return OS << C.Name; }
+
+std::string describe(const SpecInput &In) {
+  std::vector<std::string> Parts;
+  Parts.push_back("shape " + (In.Shape.known() ? "[" + llvm::join(In.Shape.Value, ", ") + "]"
+                                               : std::string("?")));
+  if (!In.Dtypes.known())
+    Parts.push_back("dtypes ?");
+  else if (!In.Dtypes.Value.SameAs.empty())
+    Parts.push_back("dtypes same as " + In.Dtypes.Value.SameAs);
+  else
+    Parts.push_back("dtypes [" + llvm::join(In.Dtypes.Value.Names, ", ") + "]");
+  if (In.Contiguous.known())
+    Parts.push_back("contiguous");
+  if (In.Device.known())
+    Parts.push_back(In.Device.Value);
+  return In.Name + ": " + llvm::join(Parts, ", ");
+}
+
+/// The lines the table compares.
+std::string describe(const SpecOp &Op) {
+  std::string Out;
+  for (const SpecInput &In : Op.Inputs)
+    if (In.IsTensor)
+      Out += describe(In) + "\n";
+  for (const Sourced<std::string> &C : Op.Constraints)
+    Out += "constraint: " + C.Value + "\n";
+  return Out;
+}
+
+class SpecDerivationTest : public ::testing::TestWithParam<DerivationCase> {
+protected:
+  void SetUp() override {
+    llvm::SmallString<128> Created, Real;
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("opmig-spec", Created));
+    ASSERT_FALSE(llvm::sys::fs::real_path(Created, Real));
+    Root = std::string(Real);
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
+
+  /// The signature of `f` defined in `Text`, as ops.cpp.
+  OpSignature derive(const std::string &Text) {
+    std::error_code EC;
+    {
+      llvm::raw_fd_ostream OS(Root + "/ops.cpp", EC);
+      OS << Text;
+    }
+    SignatureRequest Request;
+    Request.SourceRoot = Root;
+    analyze::ResolvedEntry Entry;
+    Entry.Requested = Entry.Function = "f";
+    Entry.Via = "function";
+    Entry.Loc.File = "ops.cpp";
+    llvm::SmallVector<llvm::StringRef> Lines;
+    llvm::StringRef(Text).split(Lines, '\n');
+    for (size_t I = 0; I < Lines.size(); ++I)
+      if (Lines[I].contains(" f("))
+        Entry.Loc.Line = I + 1;
+    Request.Entries = {Entry};
+    Request.OpNames = {"f"};
+    std::vector<std::string> Flags =
+        analyze::commonClangFlags(opmig::findToolchain("", {StubsDir}));
+    Flags.insert(Flags.end(), {"-std=c++17", "-isystem", StubsDir});
+    Request.TUFlags["ops.cpp"] = Flags;
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+    if (!Sigs) {
+      ADD_FAILURE() << llvm::toString(Sigs.takeError());
+      return {};
+    }
+    return Sigs->front();
+  }
+
+  static std::string source(const DerivationCase &C) {
+    return std::string("#include <torch/all.h>\n#include <stdexcept>\n") + "at::Tensor f(" +
+           C.Params + ") {\n" + C.Body + "  return at::empty_like(x);\n}\n";
+  }
+
+  std::string Root;
+};
+
+TEST_P(SpecDerivationTest, Derives) {
+  const DerivationCase &C = GetParam();
+  EXPECT_EQ(describe(derive(source(C)).Validation), C.Expect) << source(C);
+}
+
+const char *const XW = "const at::Tensor &x, const at::Tensor &w";
+
+const DerivationCase Cases[] = {
+    // Ranks.
+    {"DimEquals", "const at::Tensor &x", "  TORCH_CHECK(x.dim() == 2);\n",
+     "x: shape [x_0, x_1], dtypes ?\n"},
+    {"DimOnTheRight", "const at::Tensor &x", "  TORCH_CHECK(3 == x.dim(), \"rank\");\n",
+     "x: shape [x_0, x_1, x_2], dtypes ?\n"},
+    {"Ndimension", "const at::Tensor &x", "  TORCH_CHECK(x.ndimension() == 1);\n",
+     "x: shape [x_0], dtypes ?\n"},
+    {"SizesSize", "const at::Tensor &x", "  TORCH_CHECK(x.sizes().size() == 3);\n",
+     "x: shape [x_0, x_1, x_2], dtypes ?\n"},
+    {"DimNotEqualThrows", "const at::Tensor &x",
+     "  if (x.dim() != 2)\n    throw std::invalid_argument(\"x must be 2-D\");\n",
+     "x: shape [x_0, x_1], dtypes ?\n"},
+    {"DimAtLeastIsNoRank", "const at::Tensor &x", "  TORCH_CHECK(x.dim() >= 2);\n",
+     "x: shape ?, dtypes ?\n"},
+    {"DimInABranchIsNotDerived", "const at::Tensor &x, bool flat",
+     "  if (flat) {\n    TORCH_CHECK(x.dim() == 2);\n  }\n", "x: shape ?, dtypes ?\n"},
+    {"DimInALoopIsNotDerived", "const at::Tensor &x",
+     "  for (int i = 0; i < 1; ++i)\n    TORCH_CHECK(x.dim() == 2);\n", "x: shape ?, dtypes ?\n"},
+    {"DimAgainstAVariableIsNotDerived", "const at::Tensor &x, int64_t rank",
+     "  TORCH_CHECK(x.dim() == rank);\n", "x: shape ?, dtypes ?\n"},
+    {"ACheckWithAnElseIsNotACheck", "const at::Tensor &x",
+     "  if (!(x.dim() == 2)) throw 1; else (void)0;\n", "x: shape ?, dtypes ?\n"},
+    {"InsideAnImmediatelyCalledLambda", "const at::Tensor &x",
+     "  [&] { TORCH_CHECK(x.dim() == 4); }();\n", "x: shape [x_0, x_1, x_2, x_3], dtypes ?\n"},
+    {"InsideALambdaNotCalledIsNotDerived", "const at::Tensor &x",
+     "  auto check = [&] { TORCH_CHECK(x.dim() == 4); };\n  (void)check;\n",
+     "x: shape ?, dtypes ?\n"},
+    // Shape relations.
+    {"SizeEqualsSize", XW,
+     "  TORCH_CHECK(x.dim() == 2 && w.dim() == 1);\n  TORCH_CHECK(w.size(0) == x.size(1));\n",
+     "x: shape [x_0, x_1], dtypes ?\nw: shape [x_1], dtypes ?\n"},
+    {"NegativeIndexCountsFromTheEnd", XW,
+     "  TORCH_CHECK(x.dim() == 3);\n  TORCH_CHECK(w.dim() == 1);\n"
+     "  TORCH_CHECK(x.size(-1) == w.size(0));\n",
+     "x: shape [x_0, x_1, x_2], dtypes ?\nw: shape [x_2], dtypes ?\n"},
+    {"SizesSubscript", XW,
+     "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(w.dim() == 1);\n"
+     "  TORCH_CHECK(x.sizes()[0] == w.sizes()[0]);\n",
+     "x: shape [x_0, x_1], dtypes ?\nw: shape [x_0], dtypes ?\n"},
+    {"ConstLocalNamesTheDim", XW,
+     "  TORCH_CHECK(x.dim() == 2);\n  const int64_t tokens = x.size(0);\n"
+     "  TORCH_CHECK(w.dim() == 1 && w.size(0) == tokens);\n",
+     "x: shape [tokens, x_1], dtypes ?\nw: shape [tokens], dtypes ?\n"},
+    {"NonConstLocalIsAVariable", XW,
+     "  TORCH_CHECK(x.dim() == 2 && w.dim() == 1);\n  int64_t n = x.size(0);\n"
+     "  TORCH_CHECK(w.size(0) == n);\n",
+     "x: shape [x_0, x_1], dtypes ?\nw: shape [w_0], dtypes ?\n"},
+    {"SizeAgainstAParameterIsNotDerived", "const at::Tensor &x, int64_t n",
+     "  TORCH_CHECK(x.dim() == 1);\n  TORCH_CHECK(x.size(0) == n);\n",
+     "x: shape [x_0], dtypes ?\n"},
+    {"SizeAgainstALiteralFixesIt", "const at::Tensor &x",
+     "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(x.size(1) == 3);\n",
+     "x: shape [x_0, 3], dtypes ?\n"},
+    {"SizeRelationInABranchIsNotDerived", XW,
+     "  TORCH_CHECK(x.dim() == 1 && w.dim() == 1);\n"
+     "  if (x.numel() > 0) {\n    TORCH_CHECK(x.size(0) == w.size(0));\n  }\n",
+     "x: shape [x_0], dtypes ?\nw: shape [w_0], dtypes ?\n"},
+    // Constraints.
+    {"Alignment", "const at::Tensor &x",
+     "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(x.size(-1) % 8 == 0, \"align\");\n",
+     "x: shape [x_0, x_1], dtypes ?\nconstraint: x_1 % 8 == 0\n"},
+    {"AlignmentOnANamedDim", "const at::Tensor &x",
+     "  TORCH_CHECK(x.dim() == 2);\n  const int64_t head_size = x.size(1);\n"
+     "  TORCH_CHECK(head_size % 16 == 0 && head_size <= 256);\n",
+     "x: shape [x_0, head_size], dtypes ?\nconstraint: head_size % 16 == 0\n"
+     "constraint: head_size <= 256\n"},
+    {"ArithmeticOverDims", XW,
+     "  TORCH_CHECK(x.dim() == 2 && w.dim() == 1);\n"
+     "  TORCH_CHECK(x.size(0) * x.size(1) == w.size(0) * 2);\n",
+     "x: shape [x_0, x_1], dtypes ?\nw: shape [w_0], dtypes ?\n"
+     "constraint: x_0 * x_1 == w_0 * 2\n"},
+    {"ThrowingIfGivesTheNegation", "const at::Tensor &x",
+     "  TORCH_CHECK(x.dim() == 1);\n  if (x.size(0) > 1024) throw std::runtime_error(\"big\");\n",
+     "x: shape [x_0], dtypes ?\nconstraint: x_0 <= 1024\n"},
+    {"AlignmentAgainstAVariableIsNotDerived", "const at::Tensor &x, int64_t align",
+     "  TORCH_CHECK(x.dim() == 1);\n  TORCH_CHECK(x.size(0) % align == 0);\n",
+     "x: shape [x_0], dtypes ?\n"},
+    {"NegativeIndexOfUnknownRankIsNotDerived", "const at::Tensor &x",
+     "  TORCH_CHECK(x.size(-1) % 8 == 0);\n", "x: shape ?, dtypes ?\n"},
+    // Dtypes.
+    {"DispatchFloatingTypesAnd2", "const at::Tensor &x",
+     "  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, x.scalar_type(), \"f\", [&] "
+     "{});\n",
+     "x: shape ?, dtypes [float64, float32, float16, bfloat16]\n"},
+    {"DispatchFloatingTypes", "const at::Tensor &x",
+     "  AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), \"f\", [&] {});\n",
+     "x: shape ?, dtypes [float64, float32]\n"},
+    {"DispatchSwitchOfCases", "const at::Tensor &x",
+     "  AT_DISPATCH_SWITCH(x.scalar_type(), \"f\",\n"
+     "      AT_DISPATCH_CASE(at::ScalarType::Half, [&] {})\n"
+     "      AT_DISPATCH_CASE(at::kBFloat16, [&] {}));\n",
+     "x: shape ?, dtypes [float16, bfloat16]\n"},
+    {"CustomDispatchMacro", "const at::Tensor &x",
+     "#define MY_DISPATCH(T, ...) [&] { switch (T) { \\\n"
+     "  case at::ScalarType::Float: { using scalar_t = float; __VA_ARGS__(); break; } \\\n"
+     "  case at::ScalarType::Half: { using scalar_t = at::Half; __VA_ARGS__(); break; } \\\n"
+     "  default: TORCH_CHECK(false, \"dtype\"); } }()\n"
+     "  MY_DISPATCH(x.scalar_type(), [&] {});\n",
+     "x: shape ?, dtypes [float32, float16]\n"},
+    {"DispatchInABranchIsNotDerived", "const at::Tensor &x, bool fast",
+     "  if (fast) {\n    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), \"f\", [&] {});\n  }\n",
+     "x: shape ?, dtypes ?\n"},
+    {"DtypeAlternatives", "const at::Tensor &x",
+     "  TORCH_CHECK(x.scalar_type() == at::kHalf || x.scalar_type() == at::kBFloat16);\n",
+     "x: shape ?, dtypes [float16, bfloat16]\n"},
+    {"DtypeOfTorch", "const at::Tensor &x",
+     "  TORCH_CHECK(x.dtype() == torch::kFloat32, \"float32 only\");\n",
+     "x: shape ?, dtypes [float32]\n"},
+    {"CheckNarrowsTheDispatch", "const at::Tensor &x",
+     "  TORCH_CHECK(x.scalar_type() != at::kDouble);\n"
+     "  TORCH_CHECK(x.scalar_type() == at::kHalf || at::kFloat == x.scalar_type());\n"
+     "  AT_DISPATCH_FLOATING_TYPES_AND_HALF(x.scalar_type(), \"f\", [&] {});\n",
+     "x: shape ?, dtypes [float32, float16]\n"},
+    {"SameDtype", XW,
+     "  TORCH_CHECK(x.scalar_type() == at::kHalf);\n"
+     "  TORCH_CHECK(w.scalar_type() == x.scalar_type());\n",
+     "x: shape ?, dtypes [float16]\nw: shape ?, dtypes same as x\n"},
+    {"DtypeAgainstAVariableIsNotDerived", "const at::Tensor &x, at::ScalarType want",
+     "  TORCH_CHECK(x.scalar_type() == want);\n", "x: shape ?, dtypes ?\n"},
+    {"MixedAlternativesAreNotDerived", XW,
+     "  TORCH_CHECK(x.scalar_type() == at::kHalf || w.scalar_type() == at::kHalf);\n",
+     "x: shape ?, dtypes ?\nw: shape ?, dtypes ?\n"},
+    // Layout and device.
+    {"ContiguousAndCuda", "const at::Tensor &x",
+     "  TORCH_CHECK(x.is_cuda(), \"cuda\");\n  TORCH_CHECK(x.is_contiguous());\n",
+     "x: shape ?, dtypes ?, contiguous, cuda\n"},
+    {"DeviceIsCuda", "const at::Tensor &x", "  TORCH_CHECK(x.device().is_cuda());\n",
+     "x: shape ?, dtypes ?, cuda\n"},
+    {"MacroOfChecks", "const at::Tensor &x",
+     "#define CHECK_INPUT(t) TORCH_CHECK((t).is_cuda()); TORCH_CHECK((t).is_contiguous())\n"
+     "  CHECK_INPUT(x);\n",
+     "x: shape ?, dtypes ?, contiguous, cuda\n"},
+    {"NotContiguousIsNotDerived", "const at::Tensor &x", "  TORCH_CHECK(!x.is_contiguous());\n",
+     "x: shape ?, dtypes ?\n"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Table, SpecDerivationTest, ::testing::ValuesIn(Cases),
+                         [](const auto &Info) { return std::string(Info.param.Name); });
+
+class SpecDerivationDetailTest : public SpecDerivationTest {};
+
+// `at` is where the check is written: the macro's use, in the upstream file,
+// relative to the upstream root.
+TEST_F(SpecDerivationDetailTest, ValuesRecordTheMacroUseTheyCameFrom) {
+  SpecOp Op = derive("#include <torch/all.h>\n"
+                     "#define CHECK_RANK(t, n) TORCH_CHECK((t).dim() == (n))\n"
+                     "at::Tensor f(const at::Tensor &x) {\n"
+                     "  CHECK_RANK(x, 2);\n"
+                     "    AT_DISPATCH_FLOATING_TYPES(x.scalar_type(), \"f\", [&] {});\n"
+                     "  TORCH_CHECK(x.size(1) % 4 == 0);\n"
+                     "  return at::empty_like(x);\n"
+                     "}\n")
+                  .Validation;
+  ASSERT_EQ(Op.Inputs.size(), 1u);
+  EXPECT_EQ(Op.Inputs[0].Shape.At, "ops.cpp:4:3");
+  EXPECT_EQ(Op.Inputs[0].Dtypes.At, "ops.cpp:5:5");
+  ASSERT_EQ(Op.Constraints.size(), 1u);
+  EXPECT_EQ(Op.Constraints[0].At, "ops.cpp:6:3");
+  EXPECT_EQ(Op.Constraints[0].Source, ValueSource::Code);
+}
+
+TEST_F(SpecDerivationDetailTest, OutputsComeFromTheSchema) {
+  SpecOp Op = derive("#include <torch/all.h>\n"
+                     "std::tuple<at::Tensor, at::Tensor> f(at::Tensor &out, const at::Tensor &x,\n"
+                     "                                     double eps, bool flag) {\n"
+                     "  return {out, at::empty_like(x)};\n"
+                     "}\n")
+                  .Validation;
+  ASSERT_EQ(Op.Outputs.size(), 3u);
+  EXPECT_EQ(Op.Outputs[0].Result, 0u);
+  EXPECT_EQ(Op.Outputs[0].Argument, "out") << "the first result aliases `out`";
+  EXPECT_EQ(Op.Outputs[1].Result, 1u);
+  EXPECT_EQ(Op.Outputs[1].Argument, "");
+  EXPECT_FALSE(Op.Outputs[2].Result.has_value());
+  EXPECT_EQ(Op.Outputs[2].Argument, "out");
+  EXPECT_FALSE(Op.Outputs[2].InPlace.known());
+  EXPECT_EQ(Op.Inputs[2].Type, "float");
+  EXPECT_FALSE(Op.Inputs[2].IsTensor);
+  EXPECT_EQ(Op.Tolerances.Source, ValueSource::Default);
+  EXPECT_FALSE(Op.Reference.known());
+  EXPECT_FALSE(Op.Cases.known());
+  // Written and read back: a bool has no range, a float has one to fill.
+  std::string Text = serializeValidationSpec({"d", {Op}});
+  nlohmann::json Inputs = nlohmann::json::parse(Text)["ops"][0]["inputs"];
+  EXPECT_EQ(Inputs[2]["range"], "TODO");
+  EXPECT_FALSE(Inputs[3].contains("range"));
+  llvm::Expected<ValidationSpec> Read = parseValidationSpec(Text, ConfigSyntax::Json, "s.json");
+  ASSERT_TRUE(bool(Read)) << llvm::toString(Read.takeError());
+  EXPECT_EQ(serializeValidationSpec(*Read), Text);
+}
+
+} // namespace
+} // namespace opmig::migrate
