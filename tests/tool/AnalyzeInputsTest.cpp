@@ -85,12 +85,6 @@ TEST(AnalyzeInputs, TorchIncludeThatIsNoDirectoryIsBadInput) {
       << Result.Stderr;
 }
 
-TEST(AnalyzeInputs, PlannedCommandSaysItIsNotInThisRelease) {
-  ToolResult Result = runOpmig({"validate"});
-  EXPECT_EQ(Result.ExitCode, 2);
-  EXPECT_NE(Result.Stderr.find("not in this release"), std::string::npos) << Result.Stderr;
-}
-
 TEST(AnalyzeInputs, MissingSourceNamesIt) {
   ToolResult Result = runOpmig(analyzeArgs("no/such/tree", "f"));
   EXPECT_EQ(Result.ExitCode, 2);
