@@ -60,7 +60,7 @@ struct IncludeSearchPath {
 };
 IncludeSearchPath searchPathOf(const std::vector<std::string> &Flags, llvm::StringRef Root);
 
-/// Edits and issues for the includes of `File` no parse ran. `Blocking`
+/// Edits and issues for the includes of `File` no parse ran. `IsSeen`
 /// tells, per directive offset, whether code there was seen by a parse (an
 /// include of an unported tree file then blocks).
 void rewriteUnparsedIncludes(const RewriteContext &Ctx, const PortedFile &File,

@@ -228,8 +228,7 @@ TEST(ReviewTest, AnEditedValidationSpecIsNeitherEditedGlueNorOverCopy) {
   });
   writeFile(Mig.Target + "/" + Spec, "as filled in by the user\n");
   std::string Text = renderReviewText(review(Mig));
-  EXPECT_EQ(Text.rfind("build check: not run (not asked for)\nverdict: thoughtful", 0), 0u)
-      << Text;
+  EXPECT_EQ(Text.rfind("build check: not run (not asked for)\nverdict: thoughtful", 0), 0u) << Text;
 }
 
 TEST(ReviewTest, RemovedBlockIsEditedGlue) {
