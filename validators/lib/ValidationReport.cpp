@@ -18,27 +18,28 @@ const char *toString(Status S) {
   return "skip";
 }
 
-CheckResult passed(std::string Name, std::string Reason) {
+namespace {
+
+CheckResult checkIn(Status State, std::string Name, std::string Reason) {
   CheckResult C;
   C.Name = std::move(Name);
-  C.State = Status::Pass;
+  C.State = State;
   C.Reason = std::move(Reason);
   return C;
+}
+
+} // namespace
+
+CheckResult passed(std::string Name, std::string Reason) {
+  return checkIn(Status::Pass, std::move(Name), std::move(Reason));
 }
 
 CheckResult skipped(std::string Name, std::string Reason) {
-  CheckResult C;
-  C.Name = std::move(Name);
-  C.State = Status::Skip;
-  C.Reason = std::move(Reason);
-  return C;
+  return checkIn(Status::Skip, std::move(Name), std::move(Reason));
 }
 
 CheckResult failed(std::string Name, std::string Message, std::string File) {
-  CheckResult C;
-  C.Name = std::move(Name);
-  C.State = Status::Fail;
-  C.Reason = Message;
+  CheckResult C = checkIn(Status::Fail, std::move(Name), Message);
   Finding F;
   F.Id = C.Name;
   F.Producer = "validate";
