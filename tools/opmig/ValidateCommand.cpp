@@ -11,6 +11,7 @@
 #include "ExitCodes.h"
 #include "OutputFile.h"
 #include "opmig/support/Errors.h"
+#include "opmig/support/ValidationSpec.h"
 #include "opmig/validate/Layers.h"
 #include "opmig/validate/ReportRenderers.h"
 #include "opmig/validate/Validate.h"
@@ -67,7 +68,7 @@ std::string layerHelp() {
   std::vector<std::string> Lines;
   for (const validate::LayerInfo &L : validate::allLayers())
     Lines.push_back(std::string("  ") + L.Name + ": " + L.Summary +
-                    (L.Implemented ? "" : " (not implemented in this release)"));
+                    (L.NeedsGpu ? " (needs a GPU)" : ""));
   return llvm::join(Lines, "\n");
 }
 
@@ -98,6 +99,9 @@ CommandRunner registerValidateCommand(CLI::App &App) {
                 "never build: use an up-to-date build from the cache, else skip what needs one");
   Sub->add_flag("--require-gpu", O.RequireGpu,
                 "fail, instead of skipping, a layer that needs a GPU this machine lacks");
+  Sub->add_option("--spec", O.SpecFile,
+                  "the validation spec, JSON or YAML (default: " +
+                      std::string(ValidationSpecFileName) + " beside the domain's manifest)");
   Sub->add_option("--timeout", O.TimeoutSeconds,
                   "seconds each child process of a layer's case may run")
       ->default_val(120)

@@ -2,12 +2,10 @@
 
 #include "ImportHarness.h"
 
+#include "TemporaryScript.h"
 #include "opmig/support/JsonText.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/raw_ostream.h"
 
 namespace opmig::validate {
 
@@ -36,21 +34,15 @@ std::string HarnessRun::failure() const {
 }
 
 HarnessRun runHarnessCase(const std::string &Python, const std::string &Case,
-                          const nlohmann::json &Request, unsigned TimeoutSeconds) {
+                          const nlohmann::json &Request, unsigned TimeoutSeconds,
+                          const std::vector<std::string> &Overrides) {
   HarnessRun Result;
-  llvm::SmallString<128> Dir;
-  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("opmig-validate", Dir)) {
-    Result.Run.Problem = "cannot create a temporary folder: " + EC.message();
+  TemporaryScript Script("import_harness.py", ImportHarnessScript);
+  if (!Script.Problem.empty()) {
+    Result.Run.Problem = Script.Problem;
     return Result;
   }
-  std::string Script = std::string(Dir) + "/import_harness.py";
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Script, EC);
-    OS << ImportHarnessScript;
-  }
-  Result.Run = runChild({Python, Script, Case}, {}, dumpJson(Request), TimeoutSeconds);
-  llvm::sys::fs::remove_directories(Dir);
+  Result.Run = runChild({Python, Script.Path, Case}, Overrides, dumpJson(Request), TimeoutSeconds);
   if (Result.Run.succeeded()) {
     nlohmann::json Answer = lastJsonLine(Result.Run.Stdout);
     if (!Answer.is_discarded())

@@ -13,6 +13,7 @@
 #include "nlohmann/json.hpp"
 
 #include <string>
+#include <vector>
 
 namespace opmig::validate {
 
@@ -27,8 +28,10 @@ struct HarnessRun {
   std::string failure() const;
 };
 
+/// `Overrides` (`NAME=VALUE`) are added to the child's environment.
 HarnessRun runHarnessCase(const std::string &Python, const std::string &Case,
-                          const nlohmann::json &Request, unsigned TimeoutSeconds);
+                          const nlohmann::json &Request, unsigned TimeoutSeconds,
+                          const std::vector<std::string> &Overrides = {});
 
 } // namespace opmig::validate
 

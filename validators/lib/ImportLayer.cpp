@@ -15,6 +15,7 @@
 #include "ImportLayer.h"
 
 #include "DomainBuilders.h"
+#include "DomainNames.h"
 #include "ImportHarness.h"
 #include "opmig/support/SymbolTables.h"
 #include "opmig/validate/MissingSymbols.h"
@@ -29,24 +30,6 @@
 namespace opmig::validate {
 
 namespace {
-
-/// Where the cache-dit convention puts the domain's Python (the profile's
-/// `src/cache_dit/kernels/_<domain>.py` and extension `cache_dit._C_<domain>`).
-struct CacheDitNames {
-  std::string SourceRoot, Package, DomainModule, Extension;
-};
-
-CacheDitNames cacheDitNames(const LayerContext &Ctx) {
-  return {Ctx.Root + "/src", "cache_dit", "cache_dit.kernels._" + Ctx.M.Domain,
-          "cache_dit._C_" + Ctx.M.Domain};
-}
-
-std::vector<std::string> opNames(const Manifest &M) {
-  std::vector<std::string> Names;
-  for (const ManifestOp &Op : M.Ops)
-    Names.push_back(Op.Name);
-  return Names;
-}
 
 /// A check from the harness' `{"ok": ..., "detail": ...}`.
 CheckResult fromAnswer(const std::string &Name, const nlohmann::json &Check,
@@ -133,7 +116,7 @@ std::vector<CheckResult> loadChecks(const LayerContext &Ctx, const nlohmann::jso
 
 std::vector<CheckResult> hiddenExtensionChecks(const LayerContext &Ctx) {
   CacheDitNames Names = cacheDitNames(Ctx);
-  std::string ModuleFile = "src/cache_dit/kernels/_" + Ctx.M.Domain + ".py";
+  const std::string &ModuleFile = Names.DomainFile;
   nlohmann::json Request = {
       {"path", Names.SourceRoot},     {"module", Names.DomainModule},
       {"extension", Names.Extension}, {"domain", Ctx.M.Domain},
@@ -170,14 +153,9 @@ std::vector<CheckResult> builtExtensionChecks(const LayerContext &Ctx) {
     return allFailed({"import-load", "import-missing-symbol"}, Run, "");
   std::vector<CheckResult> Checks = loadChecks(Ctx, Run.Answer["loads"], Names.Extension);
   if (Run.Answer.contains("available") && !Run.Answer["available"].value("ok", false))
-    Checks.front() = fromAnswer("import-load", Run.Answer["available"],
-                                "src/cache_dit/kernels/_" + Ctx.M.Domain + ".py");
+    Checks.front() = fromAnswer("import-load", Run.Answer["available"], Names.DomainFile);
   return Checks;
 }
-
-/// The op namespace the generated registration defines: the profile's
-/// `opmig_<domain>`, as the manifest's ops do not record it.
-std::string genericNamespace(const Manifest &M) { return "opmig_" + M.Domain; }
 
 CheckResult registeredOpsCheck(const Manifest &M, const nlohmann::json &Registered,
                                const std::string &Namespace) {
@@ -206,7 +184,7 @@ CheckResult registeredOpsCheck(const Manifest &M, const nlohmann::json &Register
 }
 
 std::vector<CheckResult> genericLibraryChecks(const LayerContext &Ctx) {
-  std::string Namespace = genericNamespace(Ctx.M);
+  std::string Namespace = opNamespace(Ctx);
   nlohmann::json Request = {{"library", Ctx.Built->Library}, {"namespace", Namespace}};
   std::string Name = llvm::sys::path::filename(Ctx.Built->Library).str();
   Ctx.progress("import: torch.ops.load_library(" + Name + ")");
@@ -222,17 +200,6 @@ std::vector<CheckResult> genericLibraryChecks(const LayerContext &Ctx) {
   return Checks;
 }
 
-/// Why torch cannot be imported here; empty when it can.
-std::string torchNotImportableBecause(const LayerContext &Ctx) {
-  if (Ctx.Toolchain.Python.empty())
-    return "no python3 on PATH";
-  HarnessRun Probe = runHarnessCase(Ctx.Toolchain.Python, "probe", nlohmann::json::object(),
-                                    Ctx.Options.TimeoutSeconds);
-  if (Probe.answered())
-    return "";
-  return "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Probe.failure();
-}
-
 } // namespace
 
 std::string cacheDitBuildCommand(const std::string &Domain) {
@@ -244,8 +211,8 @@ LayerResult runImportLayer(const LayerContext &Ctx) {
   if (Ctx.Profile != "generic" && Ctx.Profile != "cache-dit")
     return skippedLayer("import", "importing a domain of profile '" + Ctx.Profile + "' is " +
                                       "not implemented in this release");
-  if (std::string Why = torchNotImportableBecause(Ctx); !Why.empty())
-    return skippedLayer("import", Why);
+  if (!Ctx.Harness)
+    return skippedLayer("import", Ctx.HarnessUnavailable);
   std::vector<CheckResult> Checks;
   if (Ctx.Profile == "cache-dit")
     Checks = hiddenExtensionChecks(Ctx);

@@ -9,6 +9,7 @@
 #ifndef OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
 #define OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
 
+#include "OpHarness.h"
 #include "opmig/support/Manifest.h"
 #include "opmig/support/Toolchain.h"
 #include "opmig/validate/BuildPlan.h"
@@ -42,6 +43,10 @@ struct LayerContext {
   std::optional<BuiltDomain> Built;
   /// Why nothing was built when Built is empty (the build layer's reason).
   std::string NotBuiltBecause;
+  /// How the harnesses run (HarnessSetup.h), set before the first layer
+  /// after build; when empty, HarnessUnavailable says why.
+  std::optional<HarnessEnvironment> Harness;
+  std::string HarnessUnavailable;
 
   void progress(const std::string &Line) const {
     if (Options.Progress)

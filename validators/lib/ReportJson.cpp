@@ -32,13 +32,10 @@ std::string renderValidationJson(const ValidationReport &Report) {
   nlohmann::ordered_json Findings = nlohmann::ordered_json::array();
   for (const Finding &F : Report.findings())
     Findings.push_back(report::findingJson(F));
-  nlohmann::ordered_json Doc = {{"schema", ValidateSchemaVersion},
-                                {"target", Report.Target},
-                                {"domain", Report.Domain},
-                                {"profile", Report.Profile},
-                                {"passed", Report.passed()},
-                                {"layers", Layers},
-                                {"findings", Findings}};
+  nlohmann::ordered_json Doc = {{"schema", ValidateSchemaVersion}, {"target", Report.Target},
+                                {"domain", Report.Domain},         {"profile", Report.Profile},
+                                {"passed", Report.passed()},       {"layers", Layers},
+                                {"notes", Report.Notes},           {"findings", Findings}};
   return dumpJson(Doc, 2) + "\n";
 }
 

@@ -43,6 +43,8 @@ std::string renderValidationText(const ValidationReport &Report) {
     for (const CheckResult &C : L.Checks)
       Out += "  " + padded(C.Name, Width) + padded(toString(C.State), 6) + C.Reason + "\n";
   }
+  for (const std::string &Note : Report.Notes)
+    Out += "note: " + Note + "\n";
   std::vector<Finding> Findings = Report.findings();
   if (!Findings.empty()) {
     Out += "\n";

@@ -3,8 +3,10 @@
 #include "opmig/validate/Validate.h"
 
 #include "BuildLayer.h"
+#include "HarnessSetup.h"
 #include "ImportLayer.h"
 #include "LayerContext.h"
+#include "OpLayers.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/NvccCheck.h"
 #include "opmig/support/Paths.h"
@@ -104,14 +106,18 @@ void requireRan(LayerResult &L, const std::string &Why) {
   L.Checks.push_back(std::move(Check));
 }
 
-LayerResult runLayer(const LayerInfo &Info, LayerContext &Ctx, bool HaveGpu) {
-  if (!Info.Implemented)
-    return skippedLayer(Info.Name, NotImplementedReason);
+LayerResult runLayer(const LayerInfo &Info, LayerContext &Ctx, bool HaveGpu,
+                     std::vector<std::string> &Notes) {
   if (Info.NeedsGpu && !HaveGpu)
     return skippedLayer(Info.Name, NoGpuReason);
-  if (llvm::StringRef(Info.Name) == "build")
+  llvm::StringRef Name = Info.Name;
+  if (Name == "build")
     return runBuildLayer(Ctx);
-  return runImportLayer(Ctx);
+  if (!Ctx.Harness && Ctx.HarnessUnavailable.empty())
+    setUpHarness(Ctx, Notes);
+  if (Name == "import")
+    return runImportLayer(Ctx);
+  return runOpLayer(Ctx, Info.Name);
 }
 
 } // namespace
@@ -123,12 +129,13 @@ std::string defaultBuildCacheDir() {
 }
 
 llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) {
-  LayerContext Ctx{Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  LayerContext Ctx{Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
+                   {}};
   if (!fs::is_directory(Ctx.Root))
     return inputError("the target '", Options.Target, "' is not a directory");
   for (const std::string &Name : Options.Layers)
-    if (const LayerInfo *L = findLayer(Name); !L || !L->Implemented)
-      return inputError("validation layer '", Name, "' cannot be run in this release");
+    if (!findLayer(Name))
+      return inputError("unknown validation layer '", Name, "'");
   if (llvm::Error E = locateManifest(Ctx, Options.Domain))
     return E;
   Ctx.Profile = Options.Profile.empty() ? Ctx.M.Profile : Options.Profile;
@@ -139,20 +146,18 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
     return E;
   Ctx.Toolchain = findToolchain(Options.CudaPath, {});
   Ctx.Nvcc = findNvcc(Ctx.Toolchain.CudaPath);
-  ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, {}};
+  ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, {}, {}};
   bool HaveGpu = haveCudaDevice();
   for (const LayerInfo &Info : allLayers()) {
     bool Asked = llvm::is_contained(Options.Layers, Info.Name);
-    // A later layer asked for needs the build, reported or not.
-    bool Needed = Options.Layers.empty() || Asked ||
-                  (llvm::StringRef(Info.Name) == "build" &&
-                   llvm::is_contained(Options.Layers, std::string("import")));
+    // Every later layer needs the build, reported or not.
+    bool Needed = Options.Layers.empty() || Asked || llvm::StringRef(Info.Name) == "build";
     if (!Needed)
       continue;
     // Without a GPU, a GPU layer cannot run, implemented or not.
     bool GpuMissing = Info.NeedsGpu && Options.RequireGpu && !HaveGpu;
-    LayerResult L =
-        GpuMissing ? skippedLayer(Info.Name, NoGpuReason) : runLayer(Info, Ctx, HaveGpu);
+    LayerResult L = GpuMissing ? skippedLayer(Info.Name, NoGpuReason)
+                               : runLayer(Info, Ctx, HaveGpu, Report.Notes);
     if (Asked)
       requireRan(L, "it was asked for by name");
     else if (GpuMissing)

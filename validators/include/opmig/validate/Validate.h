@@ -52,6 +52,8 @@ struct ValidateOptions {
   unsigned Jobs = 0;             ///< Parallel compile jobs; 0: one per core.
   std::string CacheDir;          ///< Builds go under it; empty: defaultBuildCacheDir().
   std::string CudaPath;          ///< Empty: $CUDA_HOME, else /usr/local/cuda.
+  /// The validation spec; empty: opmig-validation-spec.json beside the manifest.
+  std::string SpecFile;
   std::function<void(llvm::StringRef Line)> Progress; ///< May be empty.
 };
 

@@ -69,6 +69,8 @@ struct ValidationReport {
   std::string Domain;
   std::string Profile;
   std::vector<LayerResult> Layers; ///< In the order of allLayers().
+  /// What the run did to its environment that a reader should know.
+  std::vector<std::string> Notes;
 
   /// No layer failed: skips only count when the run asked for the layer
   /// (they are then failures already).

@@ -1,0 +1,254 @@
+"""validators/python/op_harness.py: the layers after import, on ops registered
+from Python (`torch.library`) with CPU kernels, run on the CPU. Each layer
+gets a correct op and a planted fault that only it must catch. Needs the
+pinned torch (scripts/torch-version, installed by scripts/install-deps.sh);
+without it the tests skip and say why."""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+import unittest
+
+from helper_loader import SOURCE_DIR
+
+SCRIPT = os.path.join(SOURCE_DIR, "validators/python/op_harness.py")
+
+
+def pinned_torch_dir():
+    if os.environ.get("OPMIG_TORCH_DIR"):
+        return os.environ["OPMIG_TORCH_DIR"]
+    with open(os.path.join(SOURCE_DIR, "scripts/torch-version")) as version:
+        name = f"torch-{version.read().strip()}-full"
+    cache = os.environ.get("XDG_CACHE_HOME", os.path.expanduser("~/.cache"))
+    return os.path.join(cache, "opmig", name)
+
+
+TORCH_DIR = pinned_torch_dir()
+HAVE_TORCH = os.path.isdir(os.path.join(TORCH_DIR, "torch"))
+
+# Ops `h::<name>` with CPU kernels (registered for CUDA too, so that the api
+# layer finds one), each fake registered as `_fake_<name>`.
+OPS_MODULE = textwrap.dedent(
+    '''\
+    import torch
+
+    LIB = torch.library.Library("h", "DEF")
+
+
+    def define(name, schema, kernel, fake):
+        LIB.define(name + schema)
+        LIB.impl(name, kernel, "CPU")
+        LIB.impl(name, kernel, "CUDA")
+        if fake is not None:
+            fake.__name__ = "_fake_" + name
+            torch.library.register_fake("h::" + name, fake, lib=LIB)
+
+
+    def checked(x, y):
+        torch._check(x.dtype in (torch.float32, torch.float16), lambda: f"x: bad dtype {x.dtype}")
+        torch._check(x.dim() == 2, lambda: f"x: rank {x.dim()}, expected 2")
+        torch._check(y.shape == x.shape, lambda: f"y: shape {tuple(y.shape)} is not x's")
+        torch._check(y.dtype == x.dtype, lambda: "y: dtype differs from x's")
+        torch._check(x.is_contiguous() and y.is_contiguous(), lambda: "x and y must be contiguous")
+        torch._check(x.device == y.device, lambda: "x and y on different devices")
+
+
+    def scale_add(x, y, alpha):
+        checked(x, y)
+        return x + alpha * y
+
+
+    def fake_scale_add(x, y, alpha):
+        checked(x, y)
+        return torch.empty_like(x)
+
+
+    define("scale_add", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add, fake_scale_add)
+    define("wrong_fake", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add,
+           lambda x, y, alpha: torch.empty(x.shape[0], dtype=x.dtype, device=x.device))
+    define("no_fake", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add, None)
+    define("off", "(Tensor x, Tensor y, float alpha) -> Tensor",
+           lambda x, y, alpha: scale_add(x, y, alpha) + 1e-2, fake_scale_add)
+    define("no_dtype_check", "(Tensor x, Tensor y, float alpha) -> Tensor",
+           lambda x, y, alpha: x + alpha * y, fake_scale_add)
+
+
+    def scale_into(out, x, alpha):
+        torch._check(out.shape == x.shape, lambda: "out: shape is not x's")
+        out.copy_(x * alpha)
+
+
+    def scale_into_past_end(out, x, alpha):
+        scale_into(out, x, alpha)
+        if x.shape[-1] % 2:
+            out.as_strided((out.numel() + 1,), (1,))[-1] = 0.0
+
+
+    define("scale_into", "(Tensor(a!) out, Tensor x, float alpha) -> ()", scale_into,
+           lambda out, x, alpha: None)
+    define("scale_into_past_end", "(Tensor(a!) out, Tensor x, float alpha) -> ()",
+           scale_into_past_end, lambda out, x, alpha: None)
+    '''
+)
+
+REFERENCE_MODULE = textwrap.dedent(
+    '''\
+    def scale_add(x, y, alpha):
+        return x + alpha * y
+
+
+    def scale_into(out, x, alpha):
+        out.copy_(x * alpha)
+    '''
+)
+
+TENSOR = {"tensor": True, "type": "Tensor", "contiguous": True, "range": [-1, 1]}
+ALPHA = {"name": "alpha", "type": "float", "tensor": False, "range": None}
+
+
+def scale_add_op(name):
+    return {
+        "name": name,
+        "schema": "(Tensor x, Tensor y, float alpha) -> Tensor",
+        "inputs": [dict(TENSOR, name="x", shape=["rows", "cols"]),
+                   dict(TENSOR, name="y", shape=["rows", "cols"]), ALPHA],
+        "outputs": [{"result": 0}],
+        "reference": "reference_ops:scale_add",
+        "tolerances": {"float32": {"atol": 1e-5, "rtol": 1.3e-6}, "float16": {"atol": 1e-5, "rtol": 1e-3}},
+        "cases": [case("odd", 7, 33, "float32"), case("half", 4, 64, "float16")],
+        "bad_cases": [
+            dict(case("x-float64", 3, 5, "float32"), what="x as float64", expect="raise",
+                 overrides={"x": {"dtype": "float64"}, "y": {"dtype": "float64"}}),
+            dict(case("x-rank-3", 3, 5, "float32"), what="x of rank 3", expect="raise",
+                 overrides={"x": {"shape": [2, 3, 5]}}),
+            dict(case("y-mismatch", 3, 5, "float32"), what="y of another shape", expect="raise",
+                 overrides={"y": {"shape": [3, 6]}}),
+            dict(case("x-strided", 3, 5, "float32"), what="a non-contiguous x", expect="raise",
+                 overrides={"x": {"contiguous": False}}),
+            dict(case("empty", 0, 5, "float32"), what="empty tensors", expect="raise-or-return"),
+        ],
+    }
+
+
+def scale_into_op(name):
+    return {
+        "name": name,
+        "schema": "(Tensor(a!) out, Tensor x, float alpha) -> ()",
+        "inputs": [dict(TENSOR, name="out", shape=["rows", "cols"]),
+                   dict(TENSOR, name="x", shape=["rows", "cols"]), ALPHA],
+        "outputs": [{"argument": "out", "in_place": False}],
+        "reference": "reference_ops:scale_into",
+        "tolerances": {"float32": {"atol": 1e-5, "rtol": 1.3e-6}},
+        "cases": [case("even", 4, 8, "float32", tensors=("out", "x")),
+                  case("odd", 3, 7, "float32", tensors=("out", "x"))],
+        "bad_cases": [],
+    }
+
+
+def case(name, rows, cols, dtype, tensors=("x", "y")):
+    return {"name": name, "dims": {"rows": rows, "cols": cols},
+            "dtypes": dict.fromkeys(tensors, dtype), "scalars": {"alpha": 0.5}}
+
+
+@unittest.skipUnless(HAVE_TORCH, f"skipped: the pinned torch is not installed at {TORCH_DIR}")
+class OpHarnessTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.folder = tempfile.TemporaryDirectory()
+        for name, text in (("harness_ops.py", OPS_MODULE), ("reference_ops.py", REFERENCE_MODULE)):
+            with open(os.path.join(cls.folder.name, name), "w") as file:
+                file.write(text)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.folder.cleanup()
+
+    def run_layer(self, layer, ops, **extra):
+        request = {
+            "load": {"kind": "module", "path": self.folder.name, "module": "harness_ops"},
+            "namespace": "h", "device": "cpu", "reference_paths": [self.folder.name], "ops": ops,
+            **extra,
+        }
+        environment = dict(os.environ, PYTHONPATH=TORCH_DIR)
+        completed = subprocess.run(
+            [sys.executable, SCRIPT, layer], input=json.dumps(request).encode(),
+            capture_output=True, check=False, env=environment, timeout=300,
+        )
+        events = [json.loads(line[len("@@opmig "):]) for line in completed.stdout.decode().splitlines()
+                  if line.startswith("@@opmig ")]
+        self.assertEqual(completed.returncode, 0, completed.stderr.decode()[-2000:])
+        self.assertEqual(events[-1], {"event": "done"})
+        return {event["case"]: event for event in events if event["event"] == "result"}
+
+    def assert_all(self, results, ok):
+        self.assertTrue(results)
+        for name, result in results.items():
+            self.assertIs(result["ok"], ok, f"{name}: {result['detail']}")
+
+    def test_fake_matches_the_kernel_and_catches_a_wrong_shape(self):
+        self.assert_all(self.run_layer("fake", [scale_add_op("scale_add")]), True)
+        wrong = self.run_layer("fake", [scale_add_op("wrong_fake")])
+        self.assert_all(wrong, False)
+        self.assertIn("shape [7], expected [7, 33]", wrong["odd"]["detail"])
+
+    def test_parity_measures_the_error(self):
+        good = self.run_layer("parity", [scale_add_op("scale_add")])
+        self.assert_all(good, True)
+        self.assertEqual(good["odd"]["figures"]["result[0]"]["mismatch_share"], 0.0)
+        off = self.run_layer("parity", [scale_add_op("off")])
+        self.assert_all(off, False)
+        self.assertAlmostEqual(off["odd"]["figures"]["result[0]"]["max_abs_error"], 1e-2, places=6)
+        self.assertIn("100.00% of elements off", off["odd"]["detail"])
+
+    def test_parity_skips_without_a_reference(self):
+        op = dict(scale_add_op("scale_add"), reference=None)
+        results = self.run_layer("parity", [op])
+        self.assert_all(results, None)
+        self.assertEqual(results["odd"]["detail"], "no reference in the spec")
+
+    def test_smoke_runs_every_case(self):
+        results = self.run_layer("smoke", [scale_add_op("scale_add")])
+        self.assert_all(results, True)
+        self.assertIn("result[0] [7, 33]", results["odd"]["detail"])
+
+    def test_boundary_passes_a_checked_op(self):
+        results = self.run_layer("boundary", [scale_add_op("scale_add")])
+        self.assert_all(results, True)
+        self.assertIn("guard-odd", results)
+
+    def test_boundary_catches_a_missing_dtype_check(self):
+        results = self.run_layer("boundary", [scale_add_op("no_dtype_check")])
+        self.assertFalse(results["x-float64"]["ok"])
+        self.assertIn("accepted x as float64 without an error", results["x-float64"]["detail"])
+        self.assertTrue(results["y-mismatch"]["ok"], results["y-mismatch"]["detail"])
+
+    def test_boundary_guard_bands_catch_a_write_past_the_end(self):
+        self.assert_all(self.run_layer("boundary", [scale_into_op("scale_into")]), True)
+        results = self.run_layer("boundary", [scale_into_op("scale_into_past_end")])
+        self.assertTrue(results["guard-even"]["ok"])
+        self.assertFalse(results["guard-odd"]["ok"])
+        self.assertIn("`out` written 1 element(s) past its end (of 21)", results["guard-odd"]["detail"])
+
+    def test_api_finds_a_missing_fake_and_a_schema_that_differs(self):
+        good = self.run_layer("api", [scale_add_op("scale_add"), scale_into_op("scale_into")])
+        self.assertTrue(good["api-cuda-kernels"]["ok"], good["api-cuda-kernels"]["detail"])
+        self.assertTrue(good["api-fake-kernels"]["ok"], good["api-fake-kernels"]["detail"])
+        self.assertFalse(good["api-schemas"]["ok"])  # the module registers more ops than these two
+        self.assertIn("no_fake is registered but not in the manifest", good["api-schemas"]["detail"])
+        no_fake = self.run_layer("api", [scale_add_op("no_fake")])
+        self.assertFalse(no_fake["api-fake-kernels"]["ok"])
+        differs = dict(scale_add_op("scale_add"), schema="(Tensor x, Tensor y, float beta) -> Tensor")
+        schemas = self.run_layer("api", [differs])
+        self.assertIn("the manifest says `h::scale_add(Tensor x, Tensor y, float beta) -> Tensor`",
+                      schemas["api-schemas"]["detail"])
+
+    def test_start_skips_the_cases_already_run(self):
+        results = self.run_layer("smoke", [scale_add_op("scale_add")], start=1)
+        self.assertEqual(list(results), ["half"])
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,64 @@
+//===- HarnessSetup.cpp - The environment the harnesses run in ------------===//
+
+#include "HarnessSetup.h"
+
+#include "ImportHarness.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
+
+namespace opmig::validate {
+
+namespace {
+
+std::string systemLibstdcxx() {
+  for (const char *Path :
+       {"/lib/x86_64-linux-gnu/libstdc++.so.6", "/usr/lib/x86_64-linux-gnu/libstdc++.so.6",
+        "/lib/aarch64-linux-gnu/libstdc++.so.6", "/usr/lib64/libstdc++.so.6"})
+    if (llvm::sys::fs::exists(Path))
+      return Path;
+  return "";
+}
+
+bool preloadWanted() {
+  auto Set = [](const char *Name) {
+    std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
+    return Value && !Value->empty() && *Value != "0";
+  };
+  return !Set("OPMIG_VALIDATE_NO_PRELOAD") && !Set("LD_PRELOAD");
+}
+
+HarnessRun probe(const LayerContext &Ctx, const std::vector<std::string> &Overrides) {
+  return runHarnessCase(Ctx.Toolchain.Python, "probe", nlohmann::json::object(),
+                        Ctx.Options.TimeoutSeconds, Overrides);
+}
+
+} // namespace
+
+void setUpHarness(LayerContext &Ctx, std::vector<std::string> &Notes) {
+  if (Ctx.Toolchain.Python.empty()) {
+    Ctx.HarnessUnavailable = "no python3 on PATH";
+    return;
+  }
+  HarnessRun Plain = probe(Ctx, {});
+  if (!Plain.answered()) {
+    Ctx.HarnessUnavailable =
+        "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Plain.failure();
+    return;
+  }
+  HarnessEnvironment Env{Ctx.Toolchain.Python, {}};
+  std::string Library = systemLibstdcxx();
+  if (preloadWanted() && !Library.empty()) {
+    std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
+    if (probe(Ctx, Preload).answered()) {
+      Env.Overrides = Preload;
+      Notes.push_back("the harness runs with LD_PRELOAD=" + Library +
+                      " (torch imports with it; without it, extensions built with a newer "
+                      "libstdc++ can crash formatting integers in error messages); "
+                      "OPMIG_VALIDATE_NO_PRELOAD=1 turns this off");
+    }
+  }
+  Ctx.Harness = std::move(Env);
+}
+
+} // namespace opmig::validate

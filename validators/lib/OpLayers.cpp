@@ -1,0 +1,156 @@
+//===- OpLayers.cpp - Layers 3 to 7: api, fake, smoke, parity, boundary ---===//
+
+#include "OpLayers.h"
+
+#include "DomainNames.h"
+#include "OpHarness.h"
+#include "OpRequests.h"
+#include "opmig/support/ValidationSpec.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <limits>
+
+namespace opmig::validate {
+
+namespace {
+
+using nlohmann::json;
+
+/// Where the layers read the spec: --spec, else beside the manifest.
+std::string specPath(const LayerContext &Ctx) {
+  if (!Ctx.Options.SpecFile.empty())
+    return Ctx.Options.SpecFile;
+  llvm::StringRef Dir = llvm::sys::path::parent_path(Ctx.ManifestPath);
+  return Ctx.Root + "/" + (Dir.empty() ? "" : Dir.str() + "/") + ValidationSpecFileName;
+}
+
+json baseRequest(const LayerContext &Ctx) {
+  return {{"load", loadRequest(Ctx)},
+          {"namespace", opNamespace(Ctx)},
+          {"device", "cuda"},
+          {"reference_paths", {Ctx.Root, Ctx.Root + "/src"}}};
+}
+
+CheckResult fromOutcome(const std::string &Name, const CaseOutcome &Outcome) {
+  CheckResult Check;
+  if (Outcome.State == Status::Fail)
+    Check = failed(Name, Outcome.Detail);
+  else
+    Check = Outcome.State == Status::Pass ? passed(Name, Outcome.Detail)
+                                          : skipped(Name, Outcome.Detail);
+  Check.Figures = Outcome.Figures;
+  return Check;
+}
+
+/// The checks of one harness run; a run that never got to its cases is one
+/// failing check.
+std::vector<CheckResult> checksOf(const OpHarnessRun &Run, const std::string &Prefix) {
+  if (!Run.Fatal.empty())
+    return {failed(Prefix + "load", Run.Fatal)};
+  std::vector<CheckResult> Checks;
+  for (const CaseOutcome &Outcome : Run.Cases)
+    Checks.push_back(fromOutcome(Prefix + Outcome.Name, Outcome));
+  return Checks;
+}
+
+/// The spec's op, or the manifest's schema alone when there is no spec.
+std::vector<json> requestOps(const LayerContext &Ctx, const ValidationSpec *Spec) {
+  std::vector<json> Ops;
+  for (const ManifestOp &Op : Ctx.M.Ops) {
+    const SpecOp *FromSpec = Spec ? Spec->op(Op.Name) : nullptr;
+    if (FromSpec) {
+      Ops.push_back(opRequest(*FromSpec).Op);
+      continue;
+    }
+    Ops.push_back({{"name", Op.Name},
+                   {"schema", Op.Schema},
+                   {"inputs", json::array()},
+                   {"outputs", json::array()},
+                   {"cases", json::array()}});
+  }
+  return Ops;
+}
+
+LayerResult runApi(const LayerContext &Ctx, const HarnessEnvironment &Env,
+                   const ValidationSpec *Spec) {
+  json Request = baseRequest(Ctx);
+  Request["ops"] = requestOps(Ctx, Spec);
+  if (Ctx.Profile == "cache-dit") {
+    CacheDitNames Names = cacheDitNames(Ctx);
+    std::vector<std::string> Public = {Ctx.M.Domain + "_extension_is_available",
+                                       Ctx.M.Domain + "_get_load_error"};
+    for (const std::string &Name : opNames(Ctx.M))
+      Public.push_back(Name);
+    Request["python_api"] = {{"module", Names.DomainModule},
+                             {"package_module", Names.KernelsModule},
+                             {"public", Public}};
+  }
+  Ctx.progress("api: the " + opNamespace(Ctx) + " ops as registered");
+  OpHarnessRun Run = runOpHarness(Env, "api", Request, std::numeric_limits<size_t>::max(),
+                                  Ctx.Options.TimeoutSeconds);
+  return settleLayer("api", checksOf(Run, ""));
+}
+
+/// Why `Layer` cannot run `Op` from `R`; empty when it can.
+std::string notRunnableBecause(const std::string &Layer, const OpRequest &R) {
+  if (R.Op["cases"].empty())
+    return "the spec gives no cases (fill: " + R.Missing + ")";
+  if (Layer == "parity" && R.Op["reference"].is_null())
+    return "the spec gives no Python reference (fill `reference`)";
+  return "";
+}
+
+LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
+                     const ValidationSpec &Spec, const std::string &Layer) {
+  std::vector<CheckResult> Checks;
+  for (const ManifestOp &Op : Ctx.M.Ops) {
+    std::string Prefix = Layer + ":" + Op.Name + "/";
+    const SpecOp *FromSpec = Spec.op(Op.Name);
+    if (!FromSpec) {
+      Checks.push_back(skipped(Prefix + "spec", "the validation spec has no op " + Op.Name));
+      continue;
+    }
+    OpRequest R = opRequest(*FromSpec);
+    if (std::string Why = notRunnableBecause(Layer, R); !Why.empty()) {
+      Checks.push_back(skipped(Prefix + "spec", Why));
+      continue;
+    }
+    json Request = baseRequest(Ctx);
+    size_t Count = R.Op["cases"].size();
+    if (Layer == "boundary")
+      Count += R.Op["bad_cases"].size();
+    Request["ops"] = json::array({R.Op});
+    Ctx.progress(Layer + ": " + Op.Name + " (" + std::to_string(Count) + " cases)");
+    OpHarnessRun Run = runOpHarness(Env, Layer, Request, Count, Ctx.Options.TimeoutSeconds);
+    for (CheckResult &Check : checksOf(Run, Prefix))
+      Checks.push_back(std::move(Check));
+  }
+  return settleLayer(Layer, std::move(Checks));
+}
+
+} // namespace
+
+LayerResult runOpLayer(const LayerContext &Ctx, const std::string &Layer) {
+  if (!Ctx.Built)
+    return skippedLayer(Layer, "nothing was built: " + Ctx.NotBuiltBecause);
+  if (!Ctx.Harness)
+    return skippedLayer(Layer, Ctx.HarnessUnavailable);
+  std::string Path = specPath(Ctx);
+  std::optional<ValidationSpec> Spec;
+  if (llvm::sys::fs::exists(Path)) {
+    llvm::Expected<ValidationSpec> Read = readValidationSpec(Path);
+    if (!Read)
+      return settleLayer(Layer, {failed(Layer + "-spec", llvm::toString(Read.takeError()))});
+    Spec = std::move(*Read);
+  }
+  if (Layer == "api")
+    return runApi(Ctx, *Ctx.Harness, Spec ? &*Spec : nullptr);
+  if (!Spec)
+    return skippedLayer(Layer, "no validation spec at " + Path +
+                                   ": migrate writes one (docs/validation-spec.md)");
+  return runPerOp(Ctx, *Ctx.Harness, *Spec, Layer);
+}
+
+} // namespace opmig::validate

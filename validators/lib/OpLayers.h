@@ -1,0 +1,24 @@
+//===- OpLayers.h - Layers 3 to 7: api, fake, smoke, parity, boundary -*- C++ -*-===//
+//
+// Each runs python/op_harness.py (OpHarness.h) over what the build layer made:
+// `api` once for the domain, the others once per op over the cases the
+// validation spec gives (OpRequests.h). A case is a check named
+// `<layer>:<op>/<case>/<dtype>`; an op whose spec lacks what the layer needs
+// (cases, a shape, the reference for parity) is a skipped check saying which
+// field to fill.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_VALIDATE_LIB_OPLAYERS_H
+#define OPMIG_VALIDATE_LIB_OPLAYERS_H
+
+#include "LayerContext.h"
+
+namespace opmig::validate {
+
+/// Runs `Layer` (`api`, `fake`, `smoke`, `parity` or `boundary`).
+LayerResult runOpLayer(const LayerContext &Ctx, const std::string &Layer);
+
+} // namespace opmig::validate
+
+#endif

@@ -1,0 +1,352 @@
+//===- OpRequests.cpp - A spec's op as concrete cases for the harness -----===//
+
+#include "OpRequests.h"
+
+#include "opmig/support/SpecExpression.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+
+#include <optional>
+#include <set>
+
+namespace opmig::validate {
+
+namespace {
+
+using Dims = std::map<std::string, int64_t>;
+using nlohmann::json;
+
+/// Dtypes a bad case tries, in order, for an input that accepts others.
+constexpr const char *ForeignDtypes[] = {"float64", "float32", "float16", "bfloat16", "int32"};
+
+bool isSize(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
+
+const DtypeSet *ownDtypes(const SpecInput &In) {
+  return In.Dtypes.known() && In.Dtypes.Value.SameAs.empty() && !In.Dtypes.Value.Names.empty()
+             ? &In.Dtypes.Value
+             : nullptr;
+}
+
+/// The dtypes a case runs for when it names none: those of the first input
+/// with dtypes of its own.
+std::vector<std::string> primaryDtypes(const SpecOp &Op) {
+  for (const SpecInput &In : Op.Inputs)
+    if (const DtypeSet *Own = ownDtypes(In))
+      return Own->Names;
+  return {"float32"};
+}
+
+/// Each tensor input's dtype when the case runs for `Dtype`.
+json dtypesFor(const SpecOp &Op, const std::string &Dtype) {
+  json Chosen = json::object();
+  for (const SpecInput &In : Op.Inputs)
+    if (In.IsTensor) {
+      const DtypeSet *Own = ownDtypes(In);
+      Chosen[In.Name] = !Own || llvm::is_contained(Own->Names, Dtype) ? Dtype : Own->Names.front();
+    }
+  for (const SpecInput &In : Op.Inputs)
+    if (In.IsTensor && In.Dtypes.known() && !In.Dtypes.Value.SameAs.empty() &&
+        Chosen.contains(In.Dtypes.Value.SameAs))
+      Chosen[In.Name] = Chosen[In.Dtypes.Value.SameAs];
+  return Chosen;
+}
+
+json scalarsFor(const SpecOp &Op, const SpecCase &Case) {
+  json Scalars = json::object();
+  for (const SpecInput &In : Op.Inputs) {
+    if (In.IsTensor)
+      continue;
+    if (auto It = Case.Scalars.find(In.Name); It != Case.Scalars.end())
+      Scalars[In.Name] = It->second;
+    else if (In.Range.known())
+      Scalars[In.Name] = In.Range.Value.Low;
+  }
+  return Scalars;
+}
+
+json caseJson(const std::string &Name, const Dims &D, json Dtypes, json Scalars) {
+  return {
+      {"name", Name}, {"dims", D}, {"dtypes", std::move(Dtypes)}, {"scalars", std::move(Scalars)}};
+}
+
+bool holdsAll(const SpecOp &Op, const Dims &D) {
+  for (const Sourced<std::string> &C : Op.Constraints) {
+    llvm::Expected<SpecExpression> E = SpecExpression::parse(C.Value);
+    if (!E) {
+      llvm::consumeError(E.takeError());
+      continue;
+    }
+    llvm::Expected<bool> Holds = E->holds(D);
+    if (!Holds) {
+      llvm::consumeError(Holds.takeError());
+      return false;
+    }
+    if (!*Holds)
+      return false;
+  }
+  return true;
+}
+
+/// The first case's dims with each even dim made odd (so no multiple of a
+/// warp) where the constraints allow; nullopt when a dim already is odd or
+/// none could change.
+std::optional<Dims> oddTwin(const SpecOp &Op, const Dims &Base) {
+  if (llvm::any_of(Base, [](const auto &Dim) { return Dim.second % 2 == 1; }))
+    return std::nullopt;
+  Dims Odd = Base;
+  bool Changed = false;
+  for (auto &[Name, Size] : Odd) {
+    int64_t Old = Size;
+    Size = Old + 1; // odd, so no multiple of 32 either
+    if (holdsAll(Op, Odd))
+      Changed = true;
+    else
+      Size = Old;
+  }
+  return Changed ? std::optional<Dims>(Odd) : std::nullopt;
+}
+
+/// The tensor input's shape for dims `D`; nullopt without a shape.
+std::optional<std::vector<int64_t>> concreteShape(const SpecInput &In, const Dims &D) {
+  if (!In.Shape.known())
+    return std::nullopt;
+  std::vector<int64_t> Shape;
+  for (const std::string &Dim : In.Shape.Value) {
+    if (isSize(Dim)) {
+      Shape.push_back(std::stoll(Dim));
+      continue;
+    }
+    auto It = D.find(Dim);
+    if (It == D.end())
+      return std::nullopt;
+    Shape.push_back(It->second);
+  }
+  return Shape;
+}
+
+class BadCases {
+public:
+  BadCases(const SpecOp &Op, const json &Base) : Op(Op), Base(Base) {
+    for (auto &[Name, Size] : Base["dims"].items())
+      BaseDims[Name] = Size.get<int64_t>();
+  }
+
+  json make() {
+    for (const SpecInput &In : Op.Inputs)
+      if (In.IsTensor)
+        forInput(In);
+    mismatches();
+    emptyTensors();
+    constraintBreakers();
+    return Cases;
+  }
+
+private:
+  const SpecOp &Op;
+  const json &Base;
+  Dims BaseDims;
+  json Cases = json::array();
+
+  json &add(const std::string &Name, const std::string &What, const char *Expect = "raise") {
+    json Case = Base;
+    Case["name"] = Name;
+    Case["what"] = What;
+    Case["expect"] = Expect;
+    Case["overrides"] = json::object();
+    Cases.push_back(std::move(Case));
+    return Cases.back();
+  }
+
+  size_t tensorCount() const {
+    return llvm::count_if(Op.Inputs, [](const SpecInput &In) { return In.IsTensor; });
+  }
+
+  void forInput(const SpecInput &In) {
+    if (const DtypeSet *Own = ownDtypes(In))
+      for (const char *Dtype : ForeignDtypes)
+        if (!llvm::is_contained(Own->Names, Dtype)) {
+          json &Case = add(In.Name + "-" + Dtype, In.Name + " as " + Dtype + " (it accepts " +
+                                                      llvm::join(Own->Names, ", ") + ")");
+          for (const SpecInput &Other : Op.Inputs)
+            if (&Other == &In || (Other.Dtypes.known() && Other.Dtypes.Value.SameAs == In.Name))
+              Case["overrides"][Other.Name]["dtype"] = Dtype;
+          break;
+        }
+    std::optional<std::vector<int64_t>> Shape = concreteShape(In, BaseDims);
+    if (Shape) {
+      std::vector<int64_t> Ranked = *Shape;
+      Ranked.insert(Ranked.begin(), 2);
+      add(In.Name + "-rank-" + std::to_string(Ranked.size()),
+          In.Name + " with " + std::to_string(Ranked.size()) + " dims instead of " +
+              std::to_string(Shape->size()))["overrides"][In.Name]["shape"] = Ranked;
+    }
+    if (Shape && !Shape->empty() && Shape->back() >= 2 && In.Contiguous.known() &&
+        In.Contiguous.Value)
+      add(In.Name + "-non-contiguous",
+          "a non-contiguous " + In.Name)["overrides"][In.Name]["contiguous"] = false;
+    if (In.Device.known() && In.Device.Value == "cuda")
+      add(In.Name + "-on-cpu",
+          tensorCount() > 1 ? In.Name + " on the CPU, the others on CUDA"
+                            : In.Name + " on the CPU")["overrides"][In.Name]["device"] = "cpu";
+  }
+
+  /// A dim two inputs share, one larger for the last of them.
+  void mismatches() {
+    std::set<std::string> Done;
+    for (const std::string &Dim : Op.dimNames()) {
+      const SpecInput *Last = nullptr;
+      unsigned Users = 0;
+      for (const SpecInput &In : Op.Inputs)
+        if (In.IsTensor && In.Shape.known() && llvm::is_contained(In.Shape.Value, Dim)) {
+          ++Users;
+          Last = &In;
+        }
+      if (Users < 2 || !BaseDims.count(Dim))
+        continue;
+      Dims Changed = BaseDims;
+      ++Changed[Dim];
+      std::optional<std::vector<int64_t>> Shape = concreteShape(*Last, Changed);
+      if (!Shape)
+        continue;
+      add(Last->Name + "-" + Dim + "-mismatch",
+          Last->Name + " with " + Dim + " = " + std::to_string(Changed[Dim]) +
+              " where the other inputs have " +
+              std::to_string(BaseDims[Dim]))["overrides"][Last->Name]["shape"] = *Shape;
+    }
+  }
+
+  void emptyTensors() {
+    for (const SpecInput &In : Op.Inputs)
+      if (In.IsTensor && In.Shape.known())
+        for (const std::string &Dim : In.Shape.Value)
+          if (!isSize(Dim) && BaseDims.count(Dim)) {
+            json &Case = add("empty-" + Dim, "empty tensors (" + Dim + " = 0)", "raise-or-return");
+            Case["dims"][Dim] = 0;
+            return;
+          }
+  }
+
+  void constraintBreakers() {
+    for (const Sourced<std::string> &C : Op.Constraints) {
+      llvm::Expected<SpecExpression> E = SpecExpression::parse(C.Value);
+      if (!E) {
+        llvm::consumeError(E.takeError());
+        continue;
+      }
+      if (std::optional<Dims> Broken = breaking(*E)) {
+        json &Case = add("breaks-" + std::to_string(&C - Op.Constraints.data() + 1),
+                         describe(*Broken) + " breaks `" + C.Value + "`");
+        Case["dims"] = *Broken;
+      }
+    }
+  }
+
+  /// Dims near the base case's for which `E` is false.
+  std::optional<Dims> breaking(const SpecExpression &E) const {
+    for (const std::string &Name : E.names()) {
+      auto It = BaseDims.find(Name);
+      if (It == BaseDims.end())
+        continue;
+      int64_t V = It->second;
+      for (int64_t Candidate : {V + 1, V - 1, V + 2, V * 2 + 1, int64_t(1), V * 4 + 3}) {
+        if (Candidate < 1)
+          continue;
+        Dims Try = BaseDims;
+        Try[Name] = Candidate;
+        llvm::Expected<bool> Holds = E.holds(Try);
+        if (!Holds) {
+          llvm::consumeError(Holds.takeError());
+          continue;
+        }
+        if (!*Holds)
+          return Try;
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::string describe(const Dims &D) const {
+    std::vector<std::string> Changed;
+    for (const auto &[Name, Size] : D)
+      if (BaseDims.at(Name) != Size)
+        Changed.push_back(Name + " = " + std::to_string(Size));
+    return llvm::join(Changed, ", ");
+  }
+};
+
+json inputJson(const SpecInput &In) {
+  json J = {{"name", In.Name}, {"type", In.Type}, {"tensor", In.IsTensor}};
+  J["shape"] = nullptr;
+  if (In.Shape.known()) {
+    J["shape"] = json::array();
+    for (const std::string &Dim : In.Shape.Value)
+      J["shape"].push_back(isSize(Dim) ? json(std::stoll(Dim)) : json(Dim));
+  }
+  J["contiguous"] = In.Contiguous.known() && In.Contiguous.Value;
+  J["range"] = In.Range.known() ? json{In.Range.Value.Low, In.Range.Value.High} : json(nullptr);
+  return J;
+}
+
+json outputJson(const SpecOutput &Out) {
+  if (Out.Result)
+    return {{"result", *Out.Result}};
+  return {{"argument", Out.Argument}, {"in_place", Out.InPlace.known() && Out.InPlace.Value}};
+}
+
+json casesJson(const SpecOp &Op) {
+  json Cases = json::array();
+  if (!Op.Cases.known())
+    return Cases;
+  for (const SpecCase &Case : Op.Cases.Value)
+    for (const std::string &Dtype : Case.Dtypes.empty() ? primaryDtypes(Op) : Case.Dtypes)
+      Cases.push_back(
+          caseJson(Case.Name + "/" + Dtype, Case.Dims, dtypesFor(Op, Dtype), scalarsFor(Op, Case)));
+  if (Op.Cases.Value.empty())
+    return Cases;
+  const SpecCase &First = Op.Cases.Value.front();
+  if (std::optional<Dims> Odd = oddTwin(Op, First.Dims)) {
+    std::string Dtype = First.Dtypes.empty() ? primaryDtypes(Op).front() : First.Dtypes.front();
+    Cases.push_back(
+        caseJson("odd-sizes/" + Dtype, *Odd, dtypesFor(Op, Dtype), scalarsFor(Op, First)));
+  }
+  return Cases;
+}
+
+std::string missingParts(const SpecOp &Op) {
+  std::vector<std::string> Missing;
+  if (!Op.Cases.known() || Op.Cases.Value.empty())
+    Missing.push_back("cases");
+  for (const SpecInput &In : Op.Inputs)
+    if (In.IsTensor && !In.Shape.known() && !llvm::StringRef(In.Type).ends_with("?"))
+      Missing.push_back(In.Name + ".shape");
+  return llvm::join(Missing, ", ");
+}
+
+} // namespace
+
+OpRequest opRequest(const SpecOp &Op) {
+  OpRequest R;
+  json &J = R.Op;
+  J = {{"name", Op.Name}, {"schema", Op.Schema}};
+  J["inputs"] = json::array();
+  for (const SpecInput &In : Op.Inputs)
+    J["inputs"].push_back(inputJson(In));
+  J["outputs"] = json::array();
+  for (const SpecOutput &Out : Op.Outputs)
+    J["outputs"].push_back(outputJson(Out));
+  J["reference"] = Op.Reference.known() && !Op.Reference.Value.Python.empty()
+                       ? json(Op.Reference.Value.Python)
+                       : json(nullptr);
+  J["tolerances"] = json::object();
+  std::map<std::string, Tolerance> Tolerances =
+      Op.Tolerances.known() ? Op.Tolerances.Value : defaultTolerances();
+  for (const auto &[Dtype, T] : Tolerances)
+    J["tolerances"][Dtype] = {{"atol", T.Atol}, {"rtol", T.Rtol}};
+  J["cases"] = casesJson(Op);
+  J["bad_cases"] = J["cases"].empty() ? json::array() : BadCases(Op, J["cases"].front()).make();
+  R.Missing = missingParts(Op);
+  return R;
+}
+
+} // namespace opmig::validate
