@@ -4,7 +4,7 @@
 
 #include "DomainNames.h"
 #include "OpHarness.h"
-#include "OpRequests.h"
+#include "opmig/validate/OpRequests.h"
 #include "opmig/support/ValidationSpec.h"
 
 #include "llvm/Support/FileSystem.h"

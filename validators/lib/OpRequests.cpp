@@ -1,6 +1,6 @@
 //===- OpRequests.cpp - A spec's op as concrete cases for the harness -----===//
 
-#include "OpRequests.h"
+#include "opmig/validate/OpRequests.h"
 
 #include "opmig/support/SpecExpression.h"
 

@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_LIB_OPREQUESTS_H
-#define OPMIG_VALIDATE_LIB_OPREQUESTS_H
+#ifndef OPMIG_VALIDATE_OPREQUESTS_H
+#define OPMIG_VALIDATE_OPREQUESTS_H
 
 #include "nlohmann/json.hpp"
 #include "opmig/support/ValidationSpec.h"
