@@ -15,6 +15,8 @@ import os
 
 import pytest
 import torch
+from reference import merge_attn_states as merge_ref
+from reference import rms_norm as rms_norm_ref
 
 LIB = os.environ.get("OPMIG_SAMPLE_OPS_LIB")
 pytestmark = [
@@ -29,23 +31,6 @@ TOL = {torch.float32: (1.3e-6, 1e-5), torch.float16: (1e-3, 1e-5), torch.bfloat1
 def ops():
     torch.ops.load_library(LIB)
     return torch.ops.opmig_sample_ops
-
-
-def merge_ref(v_a, lse_a, v_b, lse_b):
-    m = torch.maximum(lse_a, lse_b)
-    empty = m == -math.inf
-    m_safe = torch.where(empty, torch.zeros_like(m), m)
-    w_a, w_b = torch.exp(lse_a - m_safe), torch.exp(lse_b - m_safe)
-    s = w_a + w_b
-    out = (v_a.float() * w_a[..., None] + v_b.float() * w_b[..., None]) / s[..., None]
-    out = torch.where(empty[..., None], torch.zeros_like(out), out)
-    lse = torch.where(empty, torch.full_like(m, -math.inf), m_safe + torch.log(s))
-    return out.to(v_a.dtype), lse
-
-
-def rms_norm_ref(x, w, eps):
-    xf = x.float()
-    return (xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + eps) * w.float()).to(x.dtype)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)

@@ -3,7 +3,7 @@
 // Each subcommand registers its options on the CLI11 app and returns a
 // function that runs it after parsing and yields the process exit code. The
 // runner gets the arguments after `--`, which main() keeps from CLI11. The
-// commands that read shipped data get its folder, resolved once by main().
+// commands that read shipped data get its folder, resolved once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +30,12 @@ void registerAuditCommands(CLI::App &App, const RulesDir &Rules,
 void registerReviewCommands(CLI::App &App, const RulesDir &Rules,
                             std::vector<std::pair<CLI::App *, CommandRunner>> &Out);
 CommandRunner registerValidateCommand(CLI::App &App);
+
+using RegisteredCommands = std::vector<std::pair<CLI::App *, CommandRunner>>;
+
+/// Every subcommand this build has: all of them (AllCommands.cpp), or only
+/// `validate` in a build without Clang (ValidateOnlyCommands.cpp).
+void registerCommands(CLI::App &App, RegisteredCommands &Out);
 
 } // namespace opmig
 

@@ -1,9 +1,10 @@
 //===- main.cpp - The opmig command-line tool -----------------------------===//
 //
 // Migrates GPU operators between repositories and proves the migration
-// correct. This release ships the first step:
+// correct:
 //
 //   opmig analyze --source upstream/ --entry merge_attn_states --format json
+//   opmig migrate ...; opmig validate ...; opmig audit | review | gate ...
 //
 // Libraries compute and return data; this driver parses options, renders
 // results and maps errors to the exit codes in ExitCodes.h.
@@ -39,16 +40,8 @@ int main(int Argc, char **Argv) {
   CLI::App App{"opmig: migrate GPU operators between repositories, and prove the migration"};
   App.set_version_flag("--version", std::string("opmig ") + OPMIG_VERSION);
   App.require_subcommand(1);
-  const RulesDir Rules = resolveRulesDir(OPMIG_RULES_DIR);
-  std::vector<std::pair<CLI::App *, CommandRunner>> Commands;
-  CommandRunner Analyze = registerAnalyzeCommand(App);
-  Commands.push_back({App.get_subcommand("analyze"), Analyze});
-  CommandRunner Migrate = registerMigrateCommand(App, Rules);
-  Commands.push_back({App.get_subcommand("migrate"), Migrate});
-  registerAuditCommands(App, Rules, Commands);
-  registerReviewCommands(App, Rules, Commands);
-  CommandRunner Validate = registerValidateCommand(App);
-  Commands.push_back({App.get_subcommand("validate"), Validate});
+  RegisteredCommands Commands;
+  registerCommands(App, Commands);
   // Everything after the first `--` goes to Clang untouched; CLI11 only sees
   // what comes before, so a stray positional is an error, never a flag.
   std::vector<std::string> Args(Argv + 1, Argv + Argc), PassThrough;
