@@ -82,7 +82,7 @@ CommandRunner registerValidateCommand(CLI::App &App) {
   Sub->footer("Layers, in order:\n" + layerHelp() +
               "\nExit status: 0 no layer failed, 1 a layer failed (a layer named in --layers, or a "
               "GPU layer under --require-gpu, that was skipped counts as failed), 2 bad usage or "
-              "input (a layer that is not implemented named in --layers included), 3 internal "
+              "input (an unknown layer in --layers included), 3 internal "
               "error. Builds are kept in $XDG_CACHE_HOME/opmig/validate. Details: "
               "docs/user-guide.md.");
   Sub->add_option("--target", O.Target, "root of the target repository")->required();
