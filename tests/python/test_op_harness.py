@@ -43,8 +43,11 @@ OPS_MODULE = textwrap.dedent(
         LIB.impl(name, kernel, "CPU")
         LIB.impl(name, kernel, "CUDA")
         if fake is not None:
-            fake.__name__ = "_fake_" + name
-            torch.library.register_fake("h::" + name, fake, lib=LIB)
+            def forward(*args, fake=fake):
+                return fake(*args)
+
+            forward.__name__ = "_fake_" + name
+            torch.library.register_fake("h::" + name, forward, lib=LIB)
 
 
     def checked(x, y):
@@ -244,6 +247,18 @@ class OpHarnessTest(unittest.TestCase):
         schemas = self.run_layer("api", [differs])
         self.assertIn("the manifest says `h::scale_add(Tensor x, Tensor y, float beta) -> Tensor`",
                       schemas["api-schemas"]["detail"])
+
+    def test_api_reads_the_python_surface(self):
+        api = {"module": "harness_ops", "package_module": "harness_ops", "public": ["scale_add", "LIB"],
+               "reexports": ["scale_add"]}
+        results = self.run_layer("api", [scale_add_op("scale_add")], python_api=api, shared_namespace=True)
+        self.assertTrue(results["api-schemas"]["ok"], "other ops of a shared namespace are not extra")
+        self.assertTrue(results["api-fake-names"]["ok"], results["api-fake-names"]["detail"])
+        self.assertTrue(results["api-reexports"]["ok"], results["api-reexports"]["detail"])
+        self.assertFalse(results["api-all"]["ok"])
+        self.assertIn("missing ['LIB', 'scale_add']", results["api-all"]["detail"])
+        self.assertFalse(results["api-wrappers"]["ok"])
+        self.assertIn("scale_add does not call torch.ops.h.scale_add", results["api-wrappers"]["detail"])
 
     def test_start_skips_the_cases_already_run(self):
         results = self.run_layer("smoke", [scale_add_op("scale_add")], start=1)

@@ -4,8 +4,8 @@
 
 #include "DomainNames.h"
 #include "OpHarness.h"
-#include "opmig/validate/OpRequests.h"
 #include "opmig/support/ValidationSpec.h"
+#include "opmig/validate/OpRequests.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -26,6 +26,15 @@ std::string specPath(const LayerContext &Ctx) {
   return Ctx.Root + "/" + (Dir.empty() ? "" : Dir.str() + "/") + ValidationSpecFileName;
 }
 
+/// The spec's path for findings: root-relative when it is inside the target.
+std::string relativeSpecPath(const LayerContext &Ctx) {
+  std::string Path = specPath(Ctx);
+  llvm::StringRef Relative(Path);
+  if (Relative.consume_front(Ctx.Root + "/"))
+    return Relative.str();
+  return Path;
+}
+
 json baseRequest(const LayerContext &Ctx) {
   return {{"load", loadRequest(Ctx)},
           {"namespace", opNamespace(Ctx)},
@@ -33,10 +42,12 @@ json baseRequest(const LayerContext &Ctx) {
           {"reference_paths", {Ctx.Root, Ctx.Root + "/src"}}};
 }
 
-CheckResult fromOutcome(const std::string &Name, const CaseOutcome &Outcome) {
+/// `File` (root-relative) is what a failure's finding points at.
+CheckResult fromOutcome(const std::string &Name, const CaseOutcome &Outcome,
+                        const std::string &File) {
   CheckResult Check;
   if (Outcome.State == Status::Fail)
-    Check = failed(Name, Outcome.Detail);
+    Check = failed(Name, Outcome.Detail, File);
   else
     Check = Outcome.State == Status::Pass ? passed(Name, Outcome.Detail)
                                           : skipped(Name, Outcome.Detail);
@@ -46,12 +57,13 @@ CheckResult fromOutcome(const std::string &Name, const CaseOutcome &Outcome) {
 
 /// The checks of one harness run; a run that never got to its cases is one
 /// failing check.
-std::vector<CheckResult> checksOf(const OpHarnessRun &Run, const std::string &Prefix) {
+std::vector<CheckResult> checksOf(const OpHarnessRun &Run, const std::string &Prefix,
+                                  const std::string &File) {
   if (!Run.Fatal.empty())
-    return {failed(Prefix + "load", Run.Fatal)};
+    return {failed(Prefix + "load", Run.Fatal, File)};
   std::vector<CheckResult> Checks;
   for (const CaseOutcome &Outcome : Run.Cases)
-    Checks.push_back(fromOutcome(Prefix + Outcome.Name, Outcome));
+    Checks.push_back(fromOutcome(Prefix + Outcome.Name, Outcome, File));
   return Checks;
 }
 
@@ -85,12 +97,16 @@ LayerResult runApi(const LayerContext &Ctx, const HarnessEnvironment &Env,
       Public.push_back(Name);
     Request["python_api"] = {{"module", Names.DomainModule},
                              {"package_module", Names.KernelsModule},
-                             {"public", Public}};
+                             {"public", Public},
+                             {"reexports", opNames(Ctx.M)}};
+    // Every cache-dit domain registers its ops in the one namespace.
+    Request["shared_namespace"] = true;
   }
   Ctx.progress("api: the " + opNamespace(Ctx) + " ops as registered");
   OpHarnessRun Run = runOpHarness(Env, "api", Request, std::numeric_limits<size_t>::max(),
                                   Ctx.Options.TimeoutSeconds);
-  return settleLayer("api", checksOf(Run, ""));
+  std::string File = Ctx.Profile == "cache-dit" ? cacheDitNames(Ctx).DomainFile : Ctx.ManifestPath;
+  return settleLayer("api", checksOf(Run, "", File));
 }
 
 /// Why `Layer` cannot run `Op` from `R`; empty when it can.
@@ -124,7 +140,7 @@ LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
     Request["ops"] = json::array({R.Op});
     Ctx.progress(Layer + ": " + Op.Name + " (" + std::to_string(Count) + " cases)");
     OpHarnessRun Run = runOpHarness(Env, Layer, Request, Count, Ctx.Options.TimeoutSeconds);
-    for (CheckResult &Check : checksOf(Run, Prefix))
+    for (CheckResult &Check : checksOf(Run, Prefix, relativeSpecPath(Ctx)))
       Checks.push_back(std::move(Check));
   }
   return settleLayer(Layer, std::move(Checks));

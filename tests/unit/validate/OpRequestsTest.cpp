@@ -10,7 +10,7 @@ using nlohmann::json;
 /// An op like vLLM's merge_attn_states with an argument output: one input
 /// with dtypes of its own, one pinned to float32, the output following the
 /// first, a scalar with a range, and an alignment constraint.
-constexpr const char *MergeSpec = R"(schema: opmig.validation-spec/1
+constexpr const char *MergeSpec = R"yaml(schema: opmig.validation-spec/1
 domain: d
 ops:
 - name: merge
@@ -48,85 +48,85 @@ python:
 }
 }
   cases: {user: [{name: small, dims: {T: 4, H: 2, D: 16}}]}
-)";
+)yaml";
 
 json requestFor(const char *Text) {
-    llvm::Expected<ValidationSpec> Spec = parseValidationSpec(Text, ConfigSyntax::Yaml, "s.yaml");
-    EXPECT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
-    return opRequest(Spec->Ops.front()).Op;
-  }
+  llvm::Expected<ValidationSpec> Spec = parseValidationSpec(Text, ConfigSyntax::Yaml, "s.yaml");
+  EXPECT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+  return opRequest(Spec->Ops.front()).Op;
+}
 
-  const json &named(const json &Cases, const std::string &Name) {
-    for (const json &Case : Cases)
-      if (Case["name"] == Name)
-        return Case;
-    ADD_FAILURE() << "no case " << Name << " in " << Cases.dump();
-    static const json None;
-    return None;
-  }
+const json &named(const json &Cases, const std::string &Name) {
+  for (const json &Case : Cases)
+    if (Case["name"] == Name)
+      return Case;
+  ADD_FAILURE() << "no case " << Name << " in " << Cases.dump();
+  static const json None;
+  return None;
+}
 
-  TEST(OpRequestsTest, ACaseRunsForEachDtypeOfItsFirstInputWithOthersResolved) {
-    json Op = requestFor(MergeSpec);
-    std::vector<std::string> Names;
-    for (const json &Case : Op["cases"])
-      Names.push_back(Case["name"]);
-    EXPECT_EQ(Names,
-              (std::vector<std::string>{"small/float16", "small/bfloat16", "odd-sizes/float16"}));
-    const json &Bf16 = named(Op["cases"], "small/bfloat16");
-    EXPECT_EQ(Bf16["dtypes"],
-              json::parse(R"({"v": "bfloat16", "lse": "float32", "out": "bfloat16"})"));
-    EXPECT_EQ(Bf16["scalars"], json::parse(R"({"s": 0.5})")) << "a scalar without a value: its low";
-    EXPECT_EQ(Op["reference"], "ref:merge");
-    EXPECT_EQ(Op["outputs"], json::parse(R"([{"argument": "out", "in_place": false}])"));
-  }
+TEST(OpRequestsTest, ACaseRunsForEachDtypeOfItsFirstInputWithOthersResolved) {
+  json Op = requestFor(MergeSpec);
+  std::vector<std::string> Names;
+  for (const json &Case : Op["cases"])
+    Names.push_back(Case["name"]);
+  EXPECT_EQ(Names,
+            (std::vector<std::string>{"small/float16", "small/bfloat16", "odd-sizes/float16"}));
+  const json &Bf16 = named(Op["cases"], "small/bfloat16");
+  EXPECT_EQ(Bf16["dtypes"],
+            json::parse(R"({"v": "bfloat16", "lse": "float32", "out": "bfloat16"})"));
+  EXPECT_EQ(Bf16["scalars"], json::parse(R"({"s": 0.5})")) << "a scalar without a value: its low";
+  EXPECT_EQ(Op["reference"], "ref:merge");
+  EXPECT_EQ(Op["outputs"], json::parse(R"([{"argument": "out", "in_place": false}])"));
+}
 
-  TEST(OpRequestsTest, TheOddTwinKeepsTheConstraints) {
-    json Op = requestFor(MergeSpec);
-    EXPECT_EQ(named(Op["cases"], "odd-sizes/float16")["dims"],
-              json::parse(R"({"D": 16, "H": 3, "T": 5})"))
-        << "D = 17 would break D % 8 == 0";
-  }
+TEST(OpRequestsTest, TheOddTwinKeepsTheConstraints) {
+  json Op = requestFor(MergeSpec);
+  EXPECT_EQ(named(Op["cases"], "odd-sizes/float16")["dims"],
+            json::parse(R"({"D": 16, "H": 3, "T": 5})"))
+      << "D = 17 would break D % 8 == 0";
+}
 
-  TEST(OpRequestsTest, BadCasesBreakOneThingEach) {
-    json Bad = requestFor(MergeSpec)["bad_cases"];
-    const json &Dtype = named(Bad, "v-float64");
-    EXPECT_EQ(Dtype["overrides"],
-              json::parse(R"({"v": {"dtype": "float64"}, "out": {"dtype": "float64"}})"))
-        << "out follows v's dtype";
-    EXPECT_EQ(named(Bad, "lse-float64")["what"], "lse as float64 (it accepts float32)");
-    EXPECT_EQ(named(Bad, "v-rank-4")["overrides"]["v"]["shape"], json::parse("[2, 4, 2, 16]"));
-    EXPECT_EQ(named(Bad, "v-non-contiguous")["overrides"]["v"]["contiguous"], false);
-    EXPECT_EQ(named(Bad, "lse-on-cpu")["what"], "lse on the CPU, the others on CUDA");
-    EXPECT_EQ(named(Bad, "out-D-mismatch")["overrides"]["out"]["shape"], json::parse("[4, 2, 17]"));
-    EXPECT_EQ(named(Bad, "empty-T")["expect"], "raise-or-return");
-    EXPECT_EQ(named(Bad, "empty-T")["dims"]["T"], 0);
-    const json &Breaks = named(Bad, "breaks-1");
-    EXPECT_EQ(Breaks["what"], "D = 17 breaks `D % 8 == 0`");
-    EXPECT_EQ(Breaks["expect"], "raise");
-    for (const json &Case : Bad)
-      EXPECT_EQ(Case["dtypes"], named(requestFor(MergeSpec)["cases"], "small/float16")["dtypes"])
-          << "each starts from the first case";
-  }
+TEST(OpRequestsTest, BadCasesBreakOneThingEach) {
+  json Bad = requestFor(MergeSpec)["bad_cases"];
+  const json &Dtype = named(Bad, "v-float64");
+  EXPECT_EQ(Dtype["overrides"],
+            json::parse(R"({"v": {"dtype": "float64"}, "out": {"dtype": "float64"}})"))
+      << "out follows v's dtype";
+  EXPECT_EQ(named(Bad, "lse-float64")["what"], "lse as float64 (it accepts float32)");
+  EXPECT_EQ(named(Bad, "v-rank-4")["overrides"]["v"]["shape"], json::parse("[2, 4, 2, 16]"));
+  EXPECT_EQ(named(Bad, "v-non-contiguous")["overrides"]["v"]["contiguous"], false);
+  EXPECT_EQ(named(Bad, "lse-on-cpu")["what"], "lse on the CPU, the others on CUDA");
+  EXPECT_EQ(named(Bad, "out-D-mismatch")["overrides"]["out"]["shape"], json::parse("[4, 2, 17]"));
+  EXPECT_EQ(named(Bad, "empty-T")["expect"], "raise-or-return");
+  EXPECT_EQ(named(Bad, "empty-T")["dims"]["T"], 0);
+  const json &Breaks = named(Bad, "breaks-1");
+  EXPECT_EQ(Breaks["what"], "D = 17 breaks `D % 8 == 0`");
+  EXPECT_EQ(Breaks["expect"], "raise");
+  for (const json &Case : Bad)
+    EXPECT_EQ(Case["dtypes"], named(requestFor(MergeSpec)["cases"], "small/float16")["dtypes"])
+        << "each starts from the first case";
+}
 
-  TEST(OpRequestsTest, MissingCasesAndShapesAreNamed) {
-    OpRequest R = opRequest([] {
-      llvm::Expected<ValidationSpec> Spec = parseValidationSpec(R"(schema: opmig.validation-spec/1
+TEST(OpRequestsTest, MissingCasesAndShapesAreNamed) {
+  OpRequest R = opRequest([] {
+    llvm::Expected<ValidationSpec> Spec = parseValidationSpec(R"yaml(schema: opmig.validation-spec/1
 domain: d
 ops:
 - name: f
   schema: "(Tensor x) -> Tensor"
   inputs: [{name: x, type: Tensor}]
   outputs: [{result: 0}]
-)",
-                                                                ConfigSyntax::Yaml, "s.yaml");
-      EXPECT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
-      return Spec->Ops.front();
-    }());
-    EXPECT_EQ(R.Missing, "cases, x.shape");
-    EXPECT_TRUE(R.Op["cases"].empty());
-    EXPECT_TRUE(R.Op["bad_cases"].empty());
-    EXPECT_TRUE(R.Op["reference"].is_null());
-  }
+)yaml",
+                                                              ConfigSyntax::Yaml, "s.yaml");
+    EXPECT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+    return Spec->Ops.front();
+  }());
+  EXPECT_EQ(R.Missing, "cases, x.shape");
+  EXPECT_TRUE(R.Op["cases"].empty());
+  EXPECT_TRUE(R.Op["bad_cases"].empty());
+  EXPECT_TRUE(R.Op["reference"].is_null());
+}
 
-  } // namespace
-  } // namespace opmig::validate
+} // namespace
+} // namespace opmig::validate
