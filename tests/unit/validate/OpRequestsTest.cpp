@@ -14,39 +14,15 @@ constexpr const char *MergeSpec = R"yaml(schema: opmig.validation-spec/1
 domain: d
 ops:
 - name: merge
-  schema: "(Tensor v, Tensor lse, Tensor(a!) out, float s) -> ()" inputs : -{
-  name : v,
-  type : Tensor,
-  shape : {user : [ T, H, D ]},
-  dtypes : {user : [ float16, bfloat16 ]},
-  contiguous : {user : true},
-  device : {user : cuda}
-} - {
-  name : lse,
-  type : Tensor,
-  shape : {user : [ T, H ]},
-  dtypes : {user : [float32]},
-  device : {user : cuda}
-} - {
-  name : out,
-  type : "Tensor(a!)",
-  shape : {user : [ T, H, D ]},
-  dtypes : {user : {same_as : v}}
-} -
-{
-name:
-  s, type : float, range : {
-  user:
-    [ 0.5, 2 ]
-  }
-}
-constraints : [ {user : "D % 8 == 0"} ] outputs
-    : [ {argument : out, in_place : {user : false}} ] reference : {
-user: {
-python:
-  "ref:merge"
-}
-}
+  schema: "(Tensor v, Tensor lse, Tensor(a!) out, float s) -> ()"
+  inputs:
+  - {name: v, type: Tensor, shape: {user: [T, H, D]}, dtypes: {user: [float16, bfloat16]}, contiguous: {user: true}, device: {user: cuda}}
+  - {name: lse, type: Tensor, shape: {user: [T, H]}, dtypes: {user: [float32]}, device: {user: cuda}}
+  - {name: out, type: "Tensor(a!)", shape: {user: [T, H, D]}, dtypes: {user: {same_as: v}}}
+  - {name: s, type: float, range: {user: [0.5, 2]}}
+  constraints: [{user: "D % 8 == 0"}]
+  outputs: [{argument: out, in_place: {user: false}}]
+  reference: {user: {python: "ref:merge"}}
   cases: {user: [{name: small, dims: {T: 4, H: 2, D: 16}}]}
 )yaml";
 
