@@ -90,17 +90,20 @@ step_expecting_findings \
   "$OPMIG" review --target "$DEMO_OUT/target" --domain attn --source "$SAMPLE" "${TORCH_STUBS[@]}"
 
 # validate builds and imports with the pinned torch (with its CUDA wheels)
-# when install-deps.sh installed it; without it, build and import are skipped
-# and say why. Layers that are not implemented yet are listed as skipped.
+# when install-deps.sh installed it; without it, its layers are skipped and
+# say why. The spec it reads is the one migrate wrote with its TODOs filled
+# (cases, reference, tolerances): samples/validation/attn-spec.json. Without
+# a GPU, smoke, parity and boundary are skipped and say so.
 if [[ -f "$TORCH_DIR/torch/version.py" ]]; then
   export PYTHONPATH="$TORCH_DIR${PYTHONPATH:+:$PYTHONPATH}"
 fi
-step "validate: build the migrated attn domain (nvcc, 9.0a) and import it, CPU layers" \
-  "$OPMIG" validate --target "$DEMO_OUT/target" --domain attn
+step "validate: build the migrated attn domain (nvcc, 9.0a) and prove it in layers" \
+  "$OPMIG" validate --target "$DEMO_OUT/target" --domain attn \
+  --spec samples/validation/attn-spec.json
 
 step "validate: the same as JSON, written to $DEMO_OUT/validate.json (the build is reused)" \
   "$OPMIG" validate --target "$DEMO_OUT/target" --domain attn --format json \
-  -o "$DEMO_OUT/validate.json"
+  --spec samples/validation/attn-spec.json -o "$DEMO_OUT/validate.json"
 
 printf '\nDemo finished. JSON analysis: %s; migrated target: %s; SARIF: %s; validation: %s\n' \
   "$DEMO_OUT/analysis.json" "$DEMO_OUT/target" "$DEMO_OUT/audit.sarif" "$DEMO_OUT/validate.json"

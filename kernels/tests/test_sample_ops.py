@@ -12,11 +12,14 @@ Without a GPU or without OPMIG_SAMPLE_OPS_LIB every test is skipped, with the re
 """
 import math
 import os
+import sys
 
 import pytest
 import torch
-from reference import merge_attn_states as merge_ref
-from reference import rms_norm as rms_norm_ref
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "samples", "validation"))
+from sample_reference import merge_attn_states as merge_ref  # noqa: E402
+from sample_reference import rms_norm as rms_norm_ref  # noqa: E402
 
 LIB = os.environ.get("OPMIG_SAMPLE_OPS_LIB")
 pytestmark = [

@@ -39,7 +39,8 @@ json baseRequest(const LayerContext &Ctx) {
   return {{"load", loadRequest(Ctx)},
           {"namespace", opNamespace(Ctx)},
           {"device", "cuda"},
-          {"reference_paths", {Ctx.Root, Ctx.Root + "/src"}}};
+          {"reference_paths",
+           {llvm::sys::path::parent_path(specPath(Ctx)).str(), Ctx.Root, Ctx.Root + "/src"}}};
 }
 
 /// `File` (root-relative) is what a failure's finding points at.

@@ -1,5 +1,6 @@
-"""Plain-PyTorch references of kernels/sample_ops, for `opmig validate`'s parity layer
-(kernels/sample_ops/opmig-validation-spec.json names them) and for test_sample_ops.py."""
+"""The sample upstream's ops (samples/upstream) in plain PyTorch: the references of
+`opmig validate`'s parity layer for kernels/sample_ops (its opmig-validation-spec.json) and
+for the demo's migration (attn-spec.json beside this file), and of kernels/tests."""
 
 import math
 
