@@ -18,17 +18,18 @@ out=.gpu-bundle
 # DT_RPATH (not RUNPATH) so that libLLVM's own dependencies are found in the
 # bundle too, and only by opmig: its children (nvcc, cmake, python3) keep the
 # machine's libraries.
-libs='$ORIGIN/root/usr/lib/x86_64-linux-gnu:$ORIGIN/root/lib/x86_64-linux-gnu'
+# (Each `$` escaped for the shell that runs the link.)
+libs='\$ORIGIN/root/usr/lib/x86_64-linux-gnu:\$ORIGIN/root/lib/x86_64-linux-gnu'
 log "configuring $build: opmig without Clang"
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DOPMIG_ENABLE_CLANG=OFF \
-  -DOPMIG_BUILD_TESTS=OFF "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags -Wl,-rpath,\\$libs" >/dev/null
+  -DOPMIG_BUILD_TESTS=OFF "-DCMAKE_EXE_LINKER_FLAGS=-Wl,--disable-new-dtags -Wl,-rpath,$libs" >/dev/null
 cmake --build "$build" --target opmig --parallel "$JOBS"
 
 rm -rf "$out"
 mkdir -p "$out/debs"
 cp "$build/tools/opmig/opmig" "$out/opmig-bin"
 # libLLVM and what it links beyond a CUDA image's base system.
-(cd "$out/debs" && apt-get download libllvm22 libz3-4 libedit2 libbsd0 libmd0 >/dev/null)
+(cd "$out/debs" && apt-get download libllvm22 libz3-4 libedit2 libbsd0 libmd0 >/dev/null 2>&1)
 cat >"$out/opmig" <<'WRAPPER'
 #!/usr/bin/env bash
 # opmig (validate only) with the LLVM runtime of the packages beside it.
