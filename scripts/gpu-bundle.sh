@@ -37,6 +37,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 if [[ ! -d "$here/root" ]]; then
   for deb in "$here"/debs/*.deb; do dpkg -x "$deb" "$here/root.partial"; done
+  # libLLVM finds its own dependencies through its RUNPATH, $ORIGIN/../lib.
+  ln -s x86_64-linux-gnu "$here/root.partial/usr/lib/lib"
   mv "$here/root.partial" "$here/root"
 fi
 exec "$here/opmig-bin" "$@"
