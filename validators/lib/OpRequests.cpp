@@ -174,7 +174,9 @@ private:
           break;
         }
     std::optional<std::vector<int64_t>> Shape = concreteShape(In, BaseDims);
-    if (Shape) {
+    // Only a rank the code checks is one the op must enforce: a shape the
+    // user wrote may be one example of several (rms_norm takes any rank).
+    if (Shape && In.Shape.Source == ValueSource::Code) {
       std::vector<int64_t> Ranked = *Shape;
       Ranked.insert(Ranked.begin(), 2);
       add(In.Name + "-rank-" + std::to_string(Ranked.size()),

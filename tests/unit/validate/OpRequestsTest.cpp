@@ -70,7 +70,9 @@ TEST(OpRequestsTest, BadCasesBreakOneThingEach) {
             json::parse(R"({"v": {"dtype": "float64"}, "out": {"dtype": "float64"}})"))
       << "out follows v's dtype";
   EXPECT_EQ(named(Bad, "lse-float64")["what"], "lse as float64 (it accepts float32)");
-  EXPECT_EQ(named(Bad, "v-rank-4")["overrides"]["v"]["shape"], json::parse("[2, 4, 2, 16]"));
+  for (const json &Case : Bad)
+    EXPECT_EQ(Case["name"].get<std::string>().find("-rank-"), std::string::npos)
+        << "a shape the user wrote does not fix the rank";
   EXPECT_EQ(named(Bad, "v-non-contiguous")["overrides"]["v"]["contiguous"], false);
   EXPECT_EQ(named(Bad, "lse-on-cpu")["what"], "lse on the CPU, the others on CUDA");
   EXPECT_EQ(named(Bad, "out-D-mismatch")["overrides"]["out"]["shape"], json::parse("[4, 2, 17]"));
@@ -82,6 +84,16 @@ TEST(OpRequestsTest, BadCasesBreakOneThingEach) {
   for (const json &Case : Bad)
     EXPECT_EQ(Case["dtypes"], named(requestFor(MergeSpec)["cases"], "small/float16")["dtypes"])
         << "each starts from the first case";
+}
+
+TEST(OpRequestsTest, ARankTheCodeChecksGetsOneMoreDim) {
+  std::string Text = MergeSpec;
+  std::string From = "shape: {user: [T, H, D]}, dtypes: {user: [float16, bfloat16]}";
+  Text.replace(Text.find(From), From.size(),
+               R"(shape: {code: [T, H, D], at: "a.cu:3:3"}, dtypes: {user: [float16, bfloat16]})");
+  json Bad = requestFor(Text.c_str())["bad_cases"];
+  EXPECT_EQ(named(Bad, "v-rank-4")["overrides"]["v"]["shape"], json::parse("[2, 4, 2, 16]"));
+  EXPECT_EQ(named(Bad, "v-rank-4")["what"], "v with 4 dims instead of 3");
 }
 
 TEST(OpRequestsTest, MissingCasesAndShapesAreNamed) {

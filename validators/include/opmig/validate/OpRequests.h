@@ -8,10 +8,10 @@
 //   cases      the spec's cases, one per dtype they run for, plus an
 //              odd-sized twin of the first when no case has an odd dim;
 //   bad_cases  inputs the op must reject, made from the first case: each
-//              tensor with a dtype it does not accept, one more dim, a dim
-//              that disagrees with another input's, a non-contiguous view,
-//              the CPU instead of CUDA, empty tensors, and dims that break
-//              each constraint.
+//              tensor with a dtype it does not accept, one more dim (where
+//              the code checks the rank), a dim that disagrees with another
+//              input's, a non-contiguous view, the CPU instead of CUDA,
+//              empty tensors, and dims that break each constraint.
 //
 //===----------------------------------------------------------------------===//
 
