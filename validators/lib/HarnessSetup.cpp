@@ -20,12 +20,9 @@ std::string systemLibstdcxx() {
   return "";
 }
 
-bool preloadWanted() {
-  auto Set = [](const char *Name) {
-    std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
-    return Value && !Value->empty() && *Value != "0";
-  };
-  return !Set("OPMIG_VALIDATE_NO_PRELOAD") && !Set("LD_PRELOAD");
+bool isSet(const char *Name) {
+  std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
+  return Value && !Value->empty() && *Value != "0";
 }
 
 HarnessRun probe(const LayerContext &Ctx, const std::vector<std::string> &Overrides) {
@@ -46,17 +43,26 @@ void setUpHarness(LayerContext &Ctx, std::vector<std::string> &Notes) {
         "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Plain.failure();
     return;
   }
-  HarnessEnvironment Env{Ctx.Toolchain.Python, {}};
+  HarnessEnvironment Env;
+  Env.Python = Ctx.Toolchain.Python;
   std::string Library = systemLibstdcxx();
-  if (preloadWanted() && !Library.empty()) {
-    std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
-    if (probe(Ctx, Preload).answered()) {
-      Env.Overrides = Preload;
-      Notes.push_back("the harness runs with LD_PRELOAD=" + Library +
-                      " (torch imports with it; without it, extensions built with a newer "
-                      "libstdc++ can crash formatting integers in error messages); "
-                      "OPMIG_VALIDATE_NO_PRELOAD=1 turns this off");
-    }
+  std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
+  if (Library.empty() || isSet("LD_PRELOAD") || !probe(Ctx, Preload).answered()) {
+    Ctx.Harness = std::move(Env);
+    return;
+  }
+  if (isSet("OPMIG_VALIDATE_NO_PRELOAD")) {
+    Env.CrashRetry = Preload;
+    Notes.push_back(
+        "OPMIG_VALIDATE_NO_PRELOAD is set: the harness runs without LD_PRELOAD=" + Library +
+        "; a case that crashes runs once more with it, to tell "
+        "libstdc++'s crash from the kernel's");
+  } else {
+    Env.Overrides = Preload;
+    Notes.push_back("the harness runs with LD_PRELOAD=" + Library +
+                    " (torch imports with it; without it, extensions built with a newer "
+                    "libstdc++ can crash formatting integers in error messages); "
+                    "OPMIG_VALIDATE_NO_PRELOAD=1 turns this off");
   }
   Ctx.Harness = std::move(Env);
 }

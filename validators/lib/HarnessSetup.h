@@ -6,8 +6,10 @@
 // preloads the system's libstdc++ (docs/user-guide.md, "opmig validate",
 // environment). So the children get LD_PRELOAD=<system libstdc++> whenever
 // torch still imports with it, which is when it is safe; the report's notes
-// say so. OPMIG_VALIDATE_NO_PRELOAD=1, or an LD_PRELOAD of the user's own,
-// leaves the environment alone.
+// say so. An LD_PRELOAD of the user's own leaves the environment alone.
+// With OPMIG_VALIDATE_NO_PRELOAD=1 the children run without it, and a case
+// that crashes runs once more with it (OpHarness.h): one that then survives
+// is reported as the environment's crash, with the workaround.
 //
 //===----------------------------------------------------------------------===//
 

@@ -7,7 +7,10 @@
 #include "opmig/support/JsonText.h"
 
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace opmig::validate {
 
@@ -77,6 +80,34 @@ CaseOutcome diedIn(const std::string &Case, const ChildOutcome &Child) {
   return Outcome;
 }
 
+ChildOutcome runChildHarness(const HarnessEnvironment &Env,
+                             const std::vector<std::string> &Overrides, const std::string &Script,
+                             const std::string &Layer, const nlohmann::json &Request,
+                             unsigned TimeoutSeconds) {
+  return runChild({Env.Python, Script, Layer}, Overrides, dumpJson(Request), TimeoutSeconds);
+}
+
+/// The case at `Index` once more with Env.CrashRetry; its outcome, marked as
+/// the environment's crash, when it no longer crashes.
+std::optional<CaseOutcome> retryWithPreload(const HarnessEnvironment &Env,
+                                            const std::string &Script, const std::string &Layer,
+                                            nlohmann::json Request, size_t Index,
+                                            const ChildOutcome &Crash, unsigned TimeoutSeconds) {
+  Request["start"] = Index;
+  Request["stop"] = Index + 1;
+  ChildReport Again = readEvents(
+      runChildHarness(Env, Env.CrashRetry, Script, Layer, Request, TimeoutSeconds).Stdout);
+  if (Again.Finished.size() != 1)
+    return std::nullopt;
+  CaseOutcome Outcome = std::move(Again.Finished.front());
+  Outcome.Detail =
+      "environment, not the kernel: the case " + Crash.describe() + " without " +
+      llvm::join(Env.CrashRetry, " ") +
+      " (libstdc++'s integer formatting on an error path) and, with it: " + Outcome.Detail +
+      "; unset OPMIG_VALIDATE_NO_PRELOAD to keep the preload on";
+  return Outcome;
+}
+
 } // namespace
 
 OpHarnessRun runOpHarness(const HarnessEnvironment &Env, const std::string &Layer,
@@ -90,8 +121,8 @@ OpHarnessRun runOpHarness(const HarnessEnvironment &Env, const std::string &Laye
   size_t Start = 0;
   while (Start < CaseCount) {
     Request["start"] = Start;
-    ChildOutcome Child = runChild({Env.Python, Script.Path, Layer}, Env.Overrides,
-                                  dumpJson(Request), TimeoutSeconds);
+    ChildOutcome Child =
+        runChildHarness(Env, Env.Overrides, Script.Path, Layer, Request, TimeoutSeconds);
     ChildReport Report = readEvents(Child.Stdout);
     if (!Report.Fatal.empty()) {
       Run.Fatal = Report.Fatal;
@@ -103,7 +134,10 @@ OpHarnessRun runOpHarness(const HarnessEnvironment &Env, const std::string &Laye
     if (Report.Done)
       return Run;
     if (!Report.Started.empty()) {
-      Run.Cases.push_back(diedIn(Report.Started, Child));
+      std::optional<CaseOutcome> Retried;
+      if (Child.How == ChildOutcome::Kind::Crashed && !Env.CrashRetry.empty())
+        Retried = retryWithPreload(Env, Script.Path, Layer, Request, Start, Child, TimeoutSeconds);
+      Run.Cases.push_back(Retried ? std::move(*Retried) : diedIn(Report.Started, Child));
       ++Start;
     } else if (Report.Finished.empty()) {
       // It died before any case: nothing later would do better.

@@ -4,7 +4,8 @@
 // child process and reports each as it ends. A crash or a hang ends the
 // child inside a case: that case fails, named as such (`crashed: Segmentation
 // fault`, `hung: timed out after 120 s`), and the cases after it run in a new
-// child, so one bad case never hides the others.
+// child, so one bad case never hides the others. A crash that goes away with
+// the libstdc++ preload (HarnessSetup.h) is reported as the environment's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,10 @@ namespace opmig::validate {
 struct HarnessEnvironment {
   std::string Python;
   std::vector<std::string> Overrides;
+  /// When set, a case whose child crashes runs once more with these (the
+  /// libstdc++ preload the run was told not to apply): a case that then
+  /// survives crashed for its environment, not for its kernel.
+  std::vector<std::string> CrashRetry;
 };
 
 struct CaseOutcome {

@@ -14,7 +14,8 @@ Each case is reported as it ends, one line on stdout:
 
 `ok` null is a skip. A crash or a hang ends the process inside a case: opmig
 names that case's failure after the last `start` without a `result`, and
-runs the cases after it in a new process (`"start": K` skips the first K).
+runs the cases after it in a new process (`"start": K` skips the first K,
+`"stop": N` ends before case N).
 After a CUDA error that poisons the context, the process exits (status 3):
 the next case needs a fresh one. When the domain does not load, the only
 line is `{"event": "fatal", "detail": ...}` (status 4).
@@ -302,9 +303,9 @@ def errors(torch, actual, expected, tolerance):
 # --- cases -----------------------------------------------------------------
 
 
-def run_cases(cases, start, body):
+def run_cases(cases, start, body, stop=None):
     """Reports each case; body(case) returns (ok, detail, figures)."""
-    for case in cases[start:]:
+    for case in cases[start:stop]:
         emit(event="start", case=case["name"])
         try:
             ok, detail, figures = body(case)
@@ -364,7 +365,7 @@ def layer_fake(request, torch):
             return False, "the fake differs from " + against + ": " + "; ".join(problems), {}
         return True, "the fake gives the shapes and dtypes of " + against, {}
 
-    run_cases(op["cases"], request.get("start", 0), body)
+    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
 
 
 def layer_smoke(request, torch):
@@ -404,7 +405,7 @@ def layer_smoke(request, torch):
         shapes = ", ".join(f"{name} {list(t.shape)}" for name, t in actual.items() if t is not None)
         return True, f"ran: {shapes}" + ("" if expected is not None else " (no reference: shapes unchecked)"), {}
 
-    run_cases(op["cases"], request.get("start", 0), body)
+    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
 
 
 def layer_parity(request, torch):
@@ -439,7 +440,7 @@ def layer_parity(request, torch):
             return False, "; ".join(problems), figures
         return True, "matches the reference within tolerance", figures
 
-    run_cases(op["cases"], request.get("start", 0), body)
+    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
 
 
 def layer_boundary(request, torch):
@@ -476,7 +477,12 @@ def layer_boundary(request, torch):
     cases = [dict(case, kind="bad") for case in op["bad_cases"]] + [
         dict(case, name="guard-" + case["name"], kind="guard") for case in op["cases"]
     ]
-    run_cases(cases, request.get("start", 0), lambda case: bad(case) if case["kind"] == "bad" else guarded(case))
+    run_cases(
+        cases,
+        request.get("start", 0),
+        lambda case: bad(case) if case["kind"] == "bad" else guarded(case),
+        request.get("stop"),
+    )
 
 
 def written_outputs(torch, arguments):
@@ -510,7 +516,7 @@ def layer_api(request, torch):
         checks.append(("api-wrappers", lambda: check_wrappers(module, namespace, ops)))
     checks.append(("api-opcheck", lambda: check_opcheck(torch, request)))
     cases = [{"name": name, "run": run} for name, run in checks]
-    run_cases(cases, request.get("start", 0), lambda case: case["run"]())
+    run_cases(cases, request.get("start", 0), lambda case: case["run"](), request.get("stop"))
 
 
 def registered(torch, namespace):
