@@ -1,6 +1,6 @@
 //===- OpHarness.cpp - One layer's cases of one op, in child processes ----===//
 
-#include "OpHarness.h"
+#include "opmig/validate/OpHarness.h"
 
 #include "ChildProcess.h"
 #include "TemporaryScript.h"

@@ -3,7 +3,7 @@
 #include "OpLayers.h"
 
 #include "DomainNames.h"
-#include "OpHarness.h"
+#include "opmig/validate/OpHarness.h"
 #include "opmig/support/ValidationSpec.h"
 #include "opmig/validate/OpRequests.h"
 

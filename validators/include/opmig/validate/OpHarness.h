@@ -3,14 +3,14 @@
 // python/op_harness.py, compiled in, runs a layer's cases (OpRequests.h) in a
 // child process and reports each as it ends. A crash or a hang ends the
 // child inside a case: that case fails, named as such (`crashed: Segmentation
-// fault`, `hung: timed out after 120 s`), and the cases after it run in a new
+// fault`, `the case hung: timed out after 120 s`), and the cases after it run in a new
 // child, so one bad case never hides the others. A crash that goes away with
 // the libstdc++ preload (HarnessSetup.h) is reported as the environment's.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_LIB_OPHARNESS_H
-#define OPMIG_VALIDATE_LIB_OPHARNESS_H
+#ifndef OPMIG_VALIDATE_OPHARNESS_H
+#define OPMIG_VALIDATE_OPHARNESS_H
 
 #include "nlohmann/json.hpp"
 #include "opmig/validate/ValidationReport.h"
