@@ -391,6 +391,15 @@ def selected(table, args):
     return names
 
 
+def why_not_here(fixture):
+    failing = [layer for layer, status in fixture["expect"].items() if status == "fail"]
+    if failing:
+        what = f"its fault is for {', '.join(failing)} to catch, which needs a GPU"
+    else:
+        what = "the correct twin of faults a GPU layer catches"
+    return f"{what}: not built here (prepare it for a GPU machine, or run --set all)"
+
+
 def command_run(table, args):
     names = selected(table, args)
     gpu = have_gpu()
@@ -403,8 +412,7 @@ def command_run(table, args):
         return SKIP
     for fixture in table["fixtures"]:
         if fixture["name"] not in names and not fixture["cpu"] and args.set == "cpu":
-            print(f"skip {fixture['name']}: a GPU layer's fault, not built here "
-                  "(prepare it and run it on a GPU machine)")
+            print(f"skip {fixture['name']}: {why_not_here(fixture)}")
     prepare(table, names, args.opmig, args.work)
     env = validate_environment(torch_dir, args.cache)
     fixtures = {fixture["name"]: fixture for fixture in table["fixtures"]}
