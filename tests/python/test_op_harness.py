@@ -32,7 +32,7 @@ HAVE_TORCH = os.path.isdir(os.path.join(TORCH_DIR, "torch"))
 # Ops `h::<name>` with CPU kernels (registered for CUDA too, so that the api
 # layer finds one), each fake registered as `_fake_<name>`.
 OPS_MODULE = textwrap.dedent(
-    '''\
+    """\
     import torch
 
     LIB = torch.library.Library("h", "DEF")
@@ -94,18 +94,18 @@ OPS_MODULE = textwrap.dedent(
            lambda out, x, alpha: None)
     define("scale_into_past_end", "(Tensor(a!) out, Tensor x, float alpha) -> ()",
            scale_into_past_end, lambda out, x, alpha: None)
-    '''
+    """
 )
 
 REFERENCE_MODULE = textwrap.dedent(
-    '''\
+    """\
     def scale_add(x, y, alpha):
         return x + alpha * y
 
 
     def scale_into(out, x, alpha):
         out.copy_(x * alpha)
-    '''
+    """
 )
 
 TENSOR = {"tensor": True, "type": "Tensor", "contiguous": True, "range": [-1, 1]}
@@ -116,21 +116,43 @@ def scale_add_op(name):
     return {
         "name": name,
         "schema": "(Tensor x, Tensor y, float alpha) -> Tensor",
-        "inputs": [dict(TENSOR, name="x", shape=["rows", "cols"]),
-                   dict(TENSOR, name="y", shape=["rows", "cols"]), ALPHA],
+        "inputs": [
+            dict(TENSOR, name="x", shape=["rows", "cols"]),
+            dict(TENSOR, name="y", shape=["rows", "cols"]),
+            ALPHA,
+        ],
         "outputs": [{"result": 0}],
         "reference": "reference_ops:scale_add",
-        "tolerances": {"float32": {"atol": 1e-5, "rtol": 1.3e-6}, "float16": {"atol": 1e-5, "rtol": 1e-3}},
+        "tolerances": {
+            "float32": {"atol": 1e-5, "rtol": 1.3e-6},
+            "float16": {"atol": 1e-5, "rtol": 1e-3},
+        },
         "cases": [case("odd", 7, 33, "float32"), case("half", 4, 64, "float16")],
         "bad_cases": [
-            dict(case("x-float64", 3, 5, "float32"), what="x as float64", expect="raise",
-                 overrides={"x": {"dtype": "float64"}, "y": {"dtype": "float64"}}),
-            dict(case("x-rank-3", 3, 5, "float32"), what="x of rank 3", expect="raise",
-                 overrides={"x": {"shape": [2, 3, 5]}}),
-            dict(case("y-mismatch", 3, 5, "float32"), what="y of another shape", expect="raise",
-                 overrides={"y": {"shape": [3, 6]}}),
-            dict(case("x-strided", 3, 5, "float32"), what="a non-contiguous x", expect="raise",
-                 overrides={"x": {"contiguous": False}}),
+            dict(
+                case("x-float64", 3, 5, "float32"),
+                what="x as float64",
+                expect="raise",
+                overrides={"x": {"dtype": "float64"}, "y": {"dtype": "float64"}},
+            ),
+            dict(
+                case("x-rank-3", 3, 5, "float32"),
+                what="x of rank 3",
+                expect="raise",
+                overrides={"x": {"shape": [2, 3, 5]}},
+            ),
+            dict(
+                case("y-mismatch", 3, 5, "float32"),
+                what="y of another shape",
+                expect="raise",
+                overrides={"y": {"shape": [3, 6]}},
+            ),
+            dict(
+                case("x-strided", 3, 5, "float32"),
+                what="a non-contiguous x",
+                expect="raise",
+                overrides={"x": {"contiguous": False}},
+            ),
             dict(case("empty", 0, 5, "float32"), what="empty tensors", expect="raise-or-return"),
         ],
     }
@@ -140,20 +162,29 @@ def scale_into_op(name):
     return {
         "name": name,
         "schema": "(Tensor(a!) out, Tensor x, float alpha) -> ()",
-        "inputs": [dict(TENSOR, name="out", shape=["rows", "cols"]),
-                   dict(TENSOR, name="x", shape=["rows", "cols"]), ALPHA],
+        "inputs": [
+            dict(TENSOR, name="out", shape=["rows", "cols"]),
+            dict(TENSOR, name="x", shape=["rows", "cols"]),
+            ALPHA,
+        ],
         "outputs": [{"argument": "out", "in_place": False}],
         "reference": "reference_ops:scale_into",
         "tolerances": {"float32": {"atol": 1e-5, "rtol": 1.3e-6}},
-        "cases": [case("even", 4, 8, "float32", tensors=("out", "x")),
-                  case("odd", 3, 7, "float32", tensors=("out", "x"))],
+        "cases": [
+            case("even", 4, 8, "float32", tensors=("out", "x")),
+            case("odd", 3, 7, "float32", tensors=("out", "x")),
+        ],
         "bad_cases": [],
     }
 
 
 def case(name, rows, cols, dtype, tensors=("x", "y")):
-    return {"name": name, "dims": {"rows": rows, "cols": cols},
-            "dtypes": dict.fromkeys(tensors, dtype), "scalars": {"alpha": 0.5}}
+    return {
+        "name": name,
+        "dims": {"rows": rows, "cols": cols},
+        "dtypes": dict.fromkeys(tensors, dtype),
+        "scalars": {"alpha": 0.5},
+    }
 
 
 @unittest.skipUnless(HAVE_TORCH, f"skipped: the pinned torch is not installed at {TORCH_DIR}")
@@ -172,16 +203,26 @@ class OpHarnessTest(unittest.TestCase):
     def run_layer(self, layer, ops, **extra):
         request = {
             "load": {"kind": "module", "path": self.folder.name, "module": "harness_ops"},
-            "namespace": "h", "device": "cpu", "reference_paths": [self.folder.name], "ops": ops,
+            "namespace": "h",
+            "device": "cpu",
+            "reference_paths": [self.folder.name],
+            "ops": ops,
             **extra,
         }
         environment = dict(os.environ, PYTHONPATH=TORCH_DIR)
         completed = subprocess.run(
-            [sys.executable, SCRIPT, layer], input=json.dumps(request).encode(),
-            capture_output=True, check=False, env=environment, timeout=300,
+            [sys.executable, SCRIPT, layer],
+            input=json.dumps(request).encode(),
+            capture_output=True,
+            check=False,
+            env=environment,
+            timeout=300,
         )
-        events = [json.loads(line[len("@@opmig "):]) for line in completed.stdout.decode().splitlines()
-                  if line.startswith("@@opmig ")]
+        events = [
+            json.loads(line[len("@@opmig ") :])
+            for line in completed.stdout.decode().splitlines()
+            if line.startswith("@@opmig ")
+        ]
         self.assertEqual(completed.returncode, 0, completed.stderr.decode()[-2000:])
         self.assertEqual(events[-1], {"event": "done"})
         return {event["case"]: event for event in events if event["event"] == "result"}
@@ -233,32 +274,50 @@ class OpHarnessTest(unittest.TestCase):
         results = self.run_layer("boundary", [scale_into_op("scale_into_past_end")])
         self.assertTrue(results["guard-even"]["ok"])
         self.assertFalse(results["guard-odd"]["ok"])
-        self.assertIn("`out` written 1 element(s) past its end (of 21)", results["guard-odd"]["detail"])
+        self.assertIn(
+            "`out` written 1 element(s) past its end (of 21)", results["guard-odd"]["detail"]
+        )
 
     def test_api_finds_a_missing_fake_and_a_schema_that_differs(self):
         good = self.run_layer("api", [scale_add_op("scale_add"), scale_into_op("scale_into")])
         self.assertTrue(good["api-cuda-kernels"]["ok"], good["api-cuda-kernels"]["detail"])
         self.assertTrue(good["api-fake-kernels"]["ok"], good["api-fake-kernels"]["detail"])
         self.assertFalse(good["api-schemas"]["ok"])  # the module registers more ops than these two
-        self.assertIn("no_fake is registered but not in the manifest", good["api-schemas"]["detail"])
+        self.assertIn(
+            "no_fake is registered but not in the manifest", good["api-schemas"]["detail"]
+        )
         no_fake = self.run_layer("api", [scale_add_op("no_fake")])
         self.assertFalse(no_fake["api-fake-kernels"]["ok"])
-        differs = dict(scale_add_op("scale_add"), schema="(Tensor x, Tensor y, float beta) -> Tensor")
+        differs = dict(
+            scale_add_op("scale_add"), schema="(Tensor x, Tensor y, float beta) -> Tensor"
+        )
         schemas = self.run_layer("api", [differs])
-        self.assertIn("the manifest says `h::scale_add(Tensor x, Tensor y, float beta) -> Tensor`",
-                      schemas["api-schemas"]["detail"])
+        self.assertIn(
+            "the manifest says `h::scale_add(Tensor x, Tensor y, float beta) -> Tensor`",
+            schemas["api-schemas"]["detail"],
+        )
 
     def test_api_reads_the_python_surface(self):
-        api = {"module": "harness_ops", "package_module": "harness_ops", "public": ["scale_add", "LIB"],
-               "reexports": ["scale_add"]}
-        results = self.run_layer("api", [scale_add_op("scale_add")], python_api=api, shared_namespace=True)
-        self.assertTrue(results["api-schemas"]["ok"], "other ops of a shared namespace are not extra")
+        api = {
+            "module": "harness_ops",
+            "package_module": "harness_ops",
+            "public": ["scale_add", "LIB"],
+            "reexports": ["scale_add"],
+        }
+        results = self.run_layer(
+            "api", [scale_add_op("scale_add")], python_api=api, shared_namespace=True
+        )
+        self.assertTrue(
+            results["api-schemas"]["ok"], "other ops of a shared namespace are not extra"
+        )
         self.assertTrue(results["api-fake-names"]["ok"], results["api-fake-names"]["detail"])
         self.assertTrue(results["api-reexports"]["ok"], results["api-reexports"]["detail"])
         self.assertFalse(results["api-all"]["ok"])
         self.assertIn("missing ['LIB', 'scale_add']", results["api-all"]["detail"])
         self.assertFalse(results["api-wrappers"]["ok"])
-        self.assertIn("scale_add does not call torch.ops.h.scale_add", results["api-wrappers"]["detail"])
+        self.assertIn(
+            "scale_add does not call torch.ops.h.scale_add", results["api-wrappers"]["detail"]
+        )
 
     def test_start_skips_the_cases_already_run(self):
         results = self.run_layer("smoke", [scale_add_op("scale_add")], start=1)

@@ -136,14 +136,18 @@ def fill(torch, shape, dtype, value_range, generator, device):
     if dtype.is_floating_point:
         values = torch.rand(shape, generator=generator, dtype=torch.float64)
         return (values * (high - low) + low).to(dtype=dtype, device=device)
-    return torch.randint(int(low), int(high) + 1, shape, generator=generator).to(dtype=dtype, device=device)
+    return torch.randint(int(low), int(high) + 1, shape, generator=generator).to(
+        dtype=dtype, device=device
+    )
 
 
 def non_contiguous(torch, tensor):
     """The same values, shape and dtype, in every other element of a larger buffer."""
     if tensor.dim() == 0:
         return tensor
-    wide = torch.zeros(*tensor.shape[:-1], tensor.shape[-1] * 2, dtype=tensor.dtype, device=tensor.device)
+    wide = torch.zeros(
+        *tensor.shape[:-1], tensor.shape[-1] * 2, dtype=tensor.dtype, device=tensor.device
+    )
     view = wide[..., ::2]
     view.copy_(tensor)
     return view
@@ -184,7 +188,9 @@ class Arguments:
         device = override.get("device", self.device)
         output = self.outputs.get(name)
         if output is not None and not output.get("in_place", False):
-            tensor = torch.full(shape, SENTINEL if dtype.is_floating_point else 7, dtype=dtype, device=device)
+            tensor = torch.full(
+                shape, SENTINEL if dtype.is_floating_point else 7, dtype=dtype, device=device
+            )
         else:
             tensor = fill(torch, shape, dtype, spec_input.get("range"), generator, device)
         if output is not None and self.guarded:
@@ -220,7 +226,9 @@ class Arguments:
             changed = (tail != torch.full_like(tail, SENTINEL)).nonzero()
             if changed.numel():
                 first = int(changed[0])
-                breaches.append(f"`{name}` written {first + 1} element(s) past its end (of {count})")
+                breaches.append(
+                    f"`{name}` written {first + 1} element(s) past its end (of {count})"
+                )
         return breaches
 
 
@@ -266,8 +274,11 @@ def run_reference(reference, op, arguments):
 
 
 def meta_of(tensor):
-    return {"shape": list(tensor.shape), "dtype": str(tensor.dtype).replace("torch.", ""),
-            "strides": list(tensor.stride())}
+    return {
+        "shape": list(tensor.shape),
+        "dtype": str(tensor.dtype).replace("torch.", ""),
+        "strides": list(tensor.stride()),
+    }
 
 
 def shape_dtype_mismatches(actual, expected, with_strides):
@@ -281,7 +292,9 @@ def shape_dtype_mismatches(actual, expected, with_strides):
         keys = ("shape", "dtype", "strides") if with_strides else ("shape", "dtype")
         for key in keys:
             if meta_of(have)[key] != meta_of(want)[key]:
-                problems.append(f"{name}: {key} {meta_of(have)[key]}, expected {meta_of(want)[key]}")
+                problems.append(
+                    f"{name}: {key} {meta_of(have)[key]}, expected {meta_of(want)[key]}"
+                )
     return problems
 
 
@@ -316,7 +329,9 @@ def run_cases(cases, start, body, stop=None):
             ok, detail, figures = None, f"case incomplete: {error}", {}
         except Exception as error:  # noqa: BLE001 - whatever a case raises is its failure
             if is_poisoning(error):
-                emit(event="result", case=case["name"], ok=False, detail=describe(error), figures={})
+                emit(
+                    event="result", case=case["name"], ok=False, detail=describe(error), figures={}
+                )
                 sys.exit(3)
             ok, detail, figures = False, f"raised {describe(error)}", {}
         emit(event="result", case=case["name"], ok=ok, detail=detail, figures=figures)
@@ -377,7 +392,8 @@ def layer_smoke(request, torch):
     def body(case):
         arguments = Arguments(torch, op, case, device)
         finite_inputs = all(
-            not value.is_floating_point() or bool(value.isfinite().all()) for _, value in arguments.tensors()
+            not value.is_floating_point() or bool(value.isfinite().all())
+            for _, value in arguments.tensors()
         )
         expected = run_reference(reference, op, arguments) if reference else None
         try:
@@ -394,8 +410,10 @@ def layer_smoke(request, torch):
                 problems.append(f"{name}: on {tensor.device}, expected {device}")
             if not tensor.is_floating_point():
                 continue
-            reference_finite = expected is None or expected.get(name) is None or bool(
-                expected[name].isfinite().all()
+            reference_finite = (
+                expected is None
+                or expected.get(name) is None
+                or bool(expected[name].isfinite().all())
             )
             if reference_finite and finite_inputs and not bool(tensor.isfinite().all()):
                 count = int((~tensor.isfinite()).sum())
@@ -403,7 +421,12 @@ def layer_smoke(request, torch):
         if problems:
             return False, "; ".join(problems), {}
         shapes = ", ".join(f"{name} {list(t.shape)}" for name, t in actual.items() if t is not None)
-        return True, f"ran: {shapes}" + ("" if expected is not None else " (no reference: shapes unchecked)"), {}
+        return (
+            True,
+            f"ran: {shapes}"
+            + ("" if expected is not None else " (no reference: shapes unchecked)"),
+            {},
+        )
 
     run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
 
@@ -433,7 +456,8 @@ def layer_parity(request, torch):
             if measured["mismatch_share"] > 0:
                 problems.append(
                     f"{name}: {measured['mismatch_share']:.2%} of elements off "
-                    f"(max abs {measured['max_abs_error']:.3g}, max rel {measured['max_rel_error']:.3g}; "
+                    f"(max abs {measured['max_abs_error']:.3g}, "
+                    f"max rel {measured['max_rel_error']:.3g}; "
                     f"atol {tolerance['atol']:g}, rtol {tolerance['rtol']:g})"
                 )
         if problems:
@@ -455,7 +479,11 @@ def layer_boundary(request, torch):
         except CLEAN_ERRORS as error:
             written = arguments.guard_breaches() + written_outputs(torch, arguments)
             if written:
-                return False, f"raised {describe(error)}, but only after writing: {'; '.join(written)}", {}
+                return (
+                    False,
+                    f"raised {describe(error)}, but only after writing: {'; '.join(written)}",
+                    {},
+                )
             return True, f"raised {describe(error)}", {}
         if case.get("expect") == "raise-or-return":
             return True, "returned without error", {}
@@ -463,7 +491,11 @@ def layer_boundary(request, torch):
 
     def guarded(case):
         arguments = Arguments(torch, op, case, device, guarded=True)
-        before = {name: value.clone() for name, value in arguments.tensors() if name not in arguments.outputs}
+        before = {
+            name: value.clone()
+            for name, value in arguments.tensors()
+            if name not in arguments.outputs
+        }
         call(torch, packet, arguments, device)
         problems = arguments.guard_breaches()
         for name, value in arguments.tensors():
@@ -596,7 +628,11 @@ def check_all(module, public):
     if sorted(have) != sorted(public):
         missing = sorted(set(public) - set(have))
         extra = sorted(set(have) - set(public))
-        return False, f"{module.__name__}.__all__ differs: missing {missing}, not public {extra}", {}
+        return (
+            False,
+            f"{module.__name__}.__all__ differs: missing {missing}, not public {extra}",
+            {},
+        )
     return True, f"{module.__name__}.__all__ lists the {len(public)} public name(s)", {}
 
 
@@ -659,7 +695,9 @@ def check_opcheck(torch, request):
             skipped.append(op["name"])
             continue
         arguments = Arguments(torch, op, op["cases"][0], device)
-        torch.library.opcheck(op_packet(torch, request["namespace"], op["name"]).default, tuple(arguments.values))
+        torch.library.opcheck(
+            op_packet(torch, request["namespace"], op["name"]).default, tuple(arguments.values)
+        )
         done.append(op["name"])
     if not done:
         return None, "no op has a case in the spec", {}
