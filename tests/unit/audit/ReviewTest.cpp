@@ -306,7 +306,7 @@ TEST(ReviewReportTest, SarifHasARulePerKindAndTheFindingsAsResults) {
   EXPECT_EQ(Result["partialFingerprints"]["opmig/v1"].get<std::string>().size(), 16u);
   EXPECT_EQ(Run["properties"], nlohmann::json::parse(R"({"domain": "rope",
       "manifest": "csrc/kernels/rope/opmig-manifest.json", "verdict": "mechanical",
-      "totalResults": 1, "truncated": false})"));
+      "validation_reports": [], "totalResults": 1, "truncated": false})"));
 }
 
 TEST(ReviewReportTest, JUnitFailsTheTestcaseOfEachKindFound) {
