@@ -4,6 +4,7 @@
 
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RuleLoader.h"
+#include "opmig/audit/ValidateReport.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/FindingFingerprints.h"
 #include "opmig/support/Manifest.h"
@@ -12,6 +13,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <map>
 
 namespace opmig::audit {
 
@@ -53,6 +56,28 @@ std::vector<PathGlob> excludeGlobs(const GateConfig &Config) {
   return Globs;
 }
 
+/// The config's validate reports by the domain each names (read here only
+/// for that: the review reads and checks them again). InputError for one of
+/// a domain that is not in `Domains`: a report nobody reads proves nothing.
+llvm::Expected<std::map<std::string, std::vector<std::string>>>
+reportsByDomain(const GateConfig &Config, const std::string &Root,
+                const std::vector<std::string> &Domains) {
+  std::map<std::string, std::vector<std::string>> ByDomain;
+  for (const std::string &Relative : Config.ReviewValidation) {
+    std::string Path = pathUnderRoot(Root, Relative);
+    llvm::Expected<ValidateReport> Report = readValidateReport(Path);
+    if (!Report)
+      return Report.takeError();
+    if (!llvm::is_contained(Domains, Report->Domain))
+      return inputError("the validate report '", Path, "'", inputs::ValidationReports,
+                        " is of domain '", Report->Domain, "', which the gate does not review (",
+                        Domains.empty() ? std::string("no domain") : llvm::join(Domains, ", "),
+                        ")");
+    ByDomain[Report->Domain].push_back(Path);
+  }
+  return ByDomain;
+}
+
 /// Reviews each domain; its findings join the gate's as they are, their
 /// message naming the domain.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
@@ -61,12 +86,17 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
                               std::vector<Finding> &Findings) {
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
+  llvm::Expected<std::map<std::string, std::vector<std::string>>> Reports =
+      reportsByDomain(Config, Root, Domains);
+  if (!Reports)
+    return Reports.takeError();
   for (const std::string &Domain : Domains) {
     ReviewOptions Options;
     Options.Target = Root;
     Options.Domain = Domain;
     Options.Exclude = Exclude;
     Options.LayersFile = LayersFile;
+    Options.ValidationReports = (*Reports)[Domain];
     if (Config.ReviewCompileCheck)
       Options.BuildCheck = BuildCheckOptions{};
     llvm::Expected<ReviewResult> Review = reviewMigration(Options);

@@ -23,13 +23,16 @@ namespace {
 const llvm::StringRef ConfigKeys[] = {"baseline", "checks", "exclude", "fail-on", "junit",
                                       "profile",  "review", "rules",   "sarif"};
 
-/// `review: {domains: auto | [names], compile-check: true | false}`.
+/// `review: {domains: auto | [names], compile-check: true | false,
+/// validation: [reports]}`.
 llvm::Error readReview(const ConfigNode &Review, GateConfig &Config) {
   if (llvm::Error E = Review.expectMapping())
     return E;
-  if (llvm::Error E = Review.allowKeys({"domains", "compile-check"}))
+  if (llvm::Error E = Review.allowKeys({"domains", "compile-check", "validation"}))
     return E;
   if (llvm::Error E = Review.readBool("compile-check", Config.ReviewCompileCheck))
+    return E;
+  if (llvm::Error E = Review.readStrings("validation", Config.ReviewValidation))
     return E;
   if (!Review.has("domains"))
     return llvm::Error::success();

@@ -3,6 +3,7 @@
 #include "opmig/audit/Review.h"
 
 #include "DomainBuild.h"
+#include "ReviewValidation.h"
 #include "TargetFiles.h"
 #include "UpstreamNameLeaks.h"
 #include "opmig/support/BlockMarkers.h"
@@ -195,6 +196,17 @@ std::string countOf(const std::vector<Finding> &Findings, ReviewKind K) {
   return N ? std::to_string(N) + " " + toString(K) : "";
 }
 
+/// How the required layers are covered, for a thoughtful verdict's reason.
+std::string coveredReason(const std::vector<LayerCoverage> &Coverage) {
+  if (Coverage.empty())
+    return "";
+  bool ByValidate = llvm::any_of(Coverage, [](const LayerCoverage &C) {
+    return C.Required && C.Tests.empty() && C.provedByValidate();
+  });
+  return ByValidate ? ", a test or an opmig validate pass for every required validation layer"
+                    : ", a test for every required validation layer";
+}
+
 /// The verdict and its reasons: missing pieces first, then signs of a
 /// copy nobody looked at.
 void judge(ReviewResult &R) {
@@ -216,7 +228,7 @@ void judge(ReviewResult &R) {
     R.Reasons.push_back(std::string("every closure file is there with its provenance, nothing "
                                     "extra, the generated glue as generated, no upstream name in "
                                     "the API") +
-                        (R.Coverage.empty() ? "" : ", a test for every required validation layer") +
+                        coveredReason(R.Coverage) +
                         (R.Build.Ran ? ", every TU compiles with nvcc" : "") +
                         (R.Build.Linked ? " and the domain links" : ""));
 }
@@ -235,8 +247,19 @@ std::string requiredSpec(const opmig::Manifest &M, const ValidationLayers &Layer
   return Why.empty() ? M.Spec : "";
 }
 
-/// The coverage matrix, and a finding per required layer without a test.
-llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewResult &R) {
+/// What the validate reports said of a layer they did not prove:
+/// `; opmig validate (v.json) failed its parity layer: 1 check failed`.
+std::string validateSaid(const LayerCoverage &C) {
+  std::string Said;
+  for (const ValidateEvidence &E : C.Validate)
+    Said += "; " + describe(E, C.ProvedByValidate) + (E.Reason.empty() ? "" : ": " + E.Reason);
+  return Said;
+}
+
+/// The coverage matrix, and a finding per required layer that neither a
+/// test covers nor opmig validate proved.
+llvm::Error addCoverage(const ReviewOptions &Options, const Located &L,
+                        const std::vector<ValidateReport> &Reports, ReviewResult &R) {
   llvm::Expected<ValidationLayers> Layers = loadValidationLayers(Options.LayersFile);
   if (!Layers)
     return Layers.takeError();
@@ -248,13 +271,15 @@ llvm::Error addCoverage(const ReviewOptions &Options, const Located &L, ReviewRe
   if (!Coverage)
     return Coverage.takeError();
   R.Coverage = std::move(*Coverage);
+  addValidateEvidence(R.Coverage, Layers->Layers, Reports);
   for (const LayerCoverage &C : R.Coverage) {
-    if (!C.Required || !C.Tests.empty())
+    if (!C.Required || C.covered())
       continue;
     std::string Message = "no test covers the " + C.Title + " layer, asked for by " + C.Spec;
     if (!C.Placeholders.empty())
       Message += "; placeholders that always skip: " + llvm::join(C.Placeholders, ", ");
-    R.Findings.push_back(reviewFinding(ReviewKind::UntestedLayer, L.Path, Message));
+    R.Findings.push_back(
+        reviewFinding(ReviewKind::UntestedLayer, L.Path, Message + validateSaid(C)));
   }
   return llvm::Error::success();
 }
@@ -302,9 +327,13 @@ llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Input) {
     else
       R.ClosureNotCompared = std::move(Fresh->NotComparedBecause);
   }
+  llvm::Expected<std::vector<ValidateReport>> Reports =
+      readValidationReports(Options, L->Path, L->M, R.Validation);
+  if (!Reports)
+    return Reports.takeError();
   R.Findings = Reviewer(Options, *L, std::move(Closure)).run();
   if (!Options.LayersFile.empty())
-    if (llvm::Error E = addCoverage(Options, *L, R))
+    if (llvm::Error E = addCoverage(Options, *L, *Reports, R))
       return E;
   // Last: it is the slow part, and every input error is found before it.
   R.Build = checkDomainBuilds(L->M, Options.Target, Options.BuildCheck);

@@ -65,6 +65,50 @@ nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
           {"link", linkJson(Build)}};
 }
 
+/// A layer's cell of the matrix: the tests and the validate reports that
+/// cover it (`no test` when none), its placeholders, then what a report
+/// said without proving it (`; opmig validate (v.json) failed its parity
+/// layer`).
+std::string coverageCell(const LayerCoverage &C) {
+  std::vector<std::string> By = C.Tests;
+  bool Proved = C.provedByValidate();
+  std::string Said;
+  for (const ValidateEvidence &E : C.Validate) {
+    if (Proved && E.Status == "pass") {
+      By.push_back("by opmig validate (" + E.Report + ")");
+      continue;
+    }
+    Said += "; " + describe(E, C.ProvedByValidate);
+  }
+  std::string Cell = By.empty() ? "no test" : llvm::join(By, ", ");
+  if (!C.Placeholders.empty())
+    Cell += " (placeholder: " + llvm::join(C.Placeholders, ", ") + ")";
+  return Cell + Said;
+}
+
+nlohmann::ordered_json coverageJson(const LayerCoverage &C) {
+  nlohmann::ordered_json Validate = nlohmann::ordered_json::array();
+  for (const ValidateEvidence &E : C.Validate)
+    Validate.push_back({{"report", E.Report}, {"status", E.Status}, {"reason", E.Reason}});
+  return {{"layer", C.Id},
+          {"title", C.Title},
+          {"spec", C.Spec},
+          {"required", C.Required},
+          {"covered", C.covered()},
+          {"tests", C.Tests},
+          {"placeholders", C.Placeholders},
+          {"validate_layer", C.ProvedByValidate},
+          {"proved_by_validate", C.provedByValidate()},
+          {"validate", Validate}};
+}
+
+nlohmann::ordered_json validationReportsJson(const std::vector<ValidationReportUse> &Uses) {
+  nlohmann::ordered_json Reports = nlohmann::ordered_json::array();
+  for (const ValidationReportUse &U : Uses)
+    Reports.push_back({{"path", U.Path}, {"target", U.Target}, {"stale_because", U.StaleBecause}});
+  return Reports;
+}
+
 /// Every review kind is a rule, so that a viewer lists what passed too.
 report::RuleCatalog reviewCatalog(const ReviewResult &Result) {
   return report::RuleCatalog(reviewRules(), {}, Result.Findings);
@@ -81,15 +125,14 @@ std::string renderReviewText(const ReviewResult &Result) {
   Out += renderBuildLine(Result.Build);
   if (!Result.AllLayersRequiredBecause.empty())
     Out += "note: every validation layer is required: " + Result.AllLayersRequiredBecause + "\n";
+  for (const ValidationReportUse &U : Result.Validation)
+    if (!U.StaleBecause.empty())
+      Out += "note: validate report " + U.Path + ": " + U.StaleBecause + "\n";
   if (!Result.Coverage.empty())
     Out += "validation layers:\n";
-  for (const LayerCoverage &C : Result.Coverage) {
-    std::string Tests = C.Tests.empty() ? "no test" : llvm::join(C.Tests, ", ");
-    if (!C.Placeholders.empty())
-      Tests += " (placeholder: " + llvm::join(C.Placeholders, ", ") + ")";
+  for (const LayerCoverage &C : Result.Coverage)
     Out += "  " + C.Id + std::string(C.Id.size() < 14 ? 14 - C.Id.size() : 1, ' ') +
-           (C.Required ? "required  " : "optional  ") + Tests + "\n";
-  }
+           (C.Required ? "required  " : "optional  ") + coverageCell(C) + "\n";
   return Out + "verdict: " + toString(Result.Outcome) + " (" + llvm::join(Result.Reasons, "; ") +
          ")\n";
 }
@@ -109,12 +152,8 @@ std::string renderReviewJson(const ReviewResult &Result) {
   Doc["every_layer_required_because"] = Result.AllLayersRequiredBecause;
   Doc["coverage"] = nlohmann::ordered_json::array();
   for (const LayerCoverage &C : Result.Coverage)
-    Doc["coverage"].push_back({{"layer", C.Id},
-                               {"title", C.Title},
-                               {"spec", C.Spec},
-                               {"required", C.Required},
-                               {"tests", C.Tests},
-                               {"placeholders", C.Placeholders}});
+    Doc["coverage"].push_back(coverageJson(C));
+  Doc["validation_reports"] = validationReportsJson(Result.Validation);
   Doc["closure_not_compared"] = Result.ClosureNotCompared;
   Doc["verdict"] = toString(Result.Outcome);
   Doc["reasons"] = Result.Reasons;
@@ -125,7 +164,8 @@ std::string renderReviewSarif(const ReviewResult &Result, const std::string &Too
   return report::renderSarif(Result.Findings, reviewCatalog(Result), ToolVersion,
                              {{"domain", Result.Domain},
                               {"manifest", Result.ManifestPath},
-                              {"verdict", toString(Result.Outcome)}});
+                              {"verdict", toString(Result.Outcome)},
+                              {"validation_reports", validationReportsJson(Result.Validation)}});
 }
 
 std::string renderReviewJUnit(const ReviewResult &Result) {

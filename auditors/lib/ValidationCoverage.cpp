@@ -147,16 +147,42 @@ bool exercisesDomain(const TestRecord &Test, const CoverageInput &Input, const G
 
 } // namespace
 
+std::string describe(const ValidateEvidence &E, llvm::StringRef ValidateLayer) {
+  llvm::StringRef Verb = E.Status == "fail" ? "failed" : E.Status == "skip" ? "skipped" : "passed";
+  return "opmig validate (" + E.Report + ") " + Verb.str() + " its " + ValidateLayer.str() +
+         " layer";
+}
+
+bool LayerCoverage::provedByValidate() const {
+  auto Says = [](llvm::StringRef Status) {
+    return [Status](const ValidateEvidence &E) { return E.Status == Status; };
+  };
+  return llvm::any_of(Validate, Says("pass")) && llvm::none_of(Validate, Says("fail"));
+}
+
+void addValidateEvidence(std::vector<LayerCoverage> &Coverage,
+                         const std::vector<ValidationLayer> &Layers,
+                         const std::vector<ValidateReport> &Reports) {
+  for (size_t I = 0; I < Coverage.size() && I < Layers.size(); ++I) {
+    if (Layers[I].ProvedByValidate.empty())
+      continue;
+    for (const ValidateReport &Report : Reports)
+      if (const ValidateLayerStatus *S = Report.layer(Layers[I].ProvedByValidate))
+        Coverage[I].Validate.push_back({Report.Path, S->Status, S->Reason});
+  }
+}
+
 llvm::Expected<std::vector<LayerCoverage>>
 measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &Layers) {
   std::vector<LayerCoverage> Coverage;
-  for (const ValidationLayer &Layer : Layers)
-    Coverage.push_back({Layer.Id,
-                        Layer.Title,
-                        Layer.Spec,
-                        Input.Spec.empty() || llvm::is_contained(Layer.RequiredBy, Input.Spec),
-                        {},
-                        {}});
+  for (const ValidationLayer &Layer : Layers) {
+    LayerCoverage &C = Coverage.emplace_back();
+    C.Id = Layer.Id;
+    C.Title = Layer.Title;
+    C.Spec = Layer.Spec;
+    C.Required = Input.Spec.empty() || llvm::is_contained(Layer.RequiredBy, Input.Spec);
+    C.ProvedByValidate = Layer.ProvedByValidate;
+  }
   std::vector<std::string> Files = findTargetFiles(Input.Target, "", Input.Exclude, isTestFile);
   if (Files.empty())
     return Coverage;

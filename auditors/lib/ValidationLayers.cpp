@@ -26,8 +26,8 @@ bool isKebabCase(llvm::StringRef Text) {
 }
 
 const llvm::StringRef FileKeys[] = {"specs", "layers"};
-const llvm::StringRef LayerKeys[] = {"id",     "title",       "spec",      "requires",
-                                     "unless", "required-by", "test-names"};
+const llvm::StringRef LayerKeys[] = {"id",     "title",       "spec",       "requires",
+                                     "unless", "required-by", "test-names", "proved-by-validate"};
 
 /// A non-empty list of globs.
 llvm::Expected<std::vector<std::string>> readGlobs(const ConfigNode &List) {
@@ -61,6 +61,22 @@ llvm::Expected<std::vector<std::string>> readSpecs(const ConfigNode &Top) {
   return Result;
 }
 
+/// `proved-by-validate:`, one layer of `opmig validate`.
+llvm::Error readProvedBy(const ConfigNode &Item, ValidationLayer &L) {
+  if (!Item.has("proved-by-validate"))
+    return llvm::Error::success();
+  ConfigNode Key = Item.member("proved-by-validate");
+  llvm::Expected<std::string> Name = Key.string();
+  if (!Name)
+    return Name.takeError();
+  if (!llvm::is_contained(validateLayerNames(), *Name))
+    return Key.error("layer " + L.Id + ": `proved-by-validate` names '" + *Name +
+                     "', which is no layer of opmig validate (" +
+                     llvm::join(validateLayerNames(), ", ") + ")");
+  L.ProvedByValidate = std::move(*Name);
+  return llvm::Error::success();
+}
+
 llvm::Expected<ValidationLayer> readLayer(const ConfigNode &Item) {
   if (llvm::Error E = Item.expectMapping())
     return E;
@@ -92,6 +108,8 @@ llvm::Expected<ValidationLayer> readLayer(const ConfigNode &Item) {
       return List.takeError();
     *Field = std::move(*List);
   }
+  if (llvm::Error E = readProvedBy(Item, L))
+    return E;
   return L;
 }
 

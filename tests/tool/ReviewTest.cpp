@@ -277,6 +277,106 @@ TEST(ReviewToolTest, AProfileWithoutASpecDoesNotMigrate) {
   EXPECT_FALSE(fs::exists(M.Box.Target + "/csrc/kernels/attn"));
 }
 
+/// An `opmig.validate/1` report of `Domain`, written by hand as `opmig
+/// validate --format json` writes one: every layer passed but `parity`,
+/// which has `Parity`, and `boundary`, skipped.
+std::string validateReport(const std::string &Domain, const std::string &Parity,
+                           const std::string &Schema = "opmig.validate/1") {
+  nlohmann::json Layers = nlohmann::json::array();
+  for (const char *Name : {"build", "import", "api", "fake", "smoke", "parity", "boundary"}) {
+    std::string Status = std::string(Name) == "parity"     ? Parity
+                         : std::string(Name) == "boundary" ? "skip"
+                                                           : "pass";
+    Layers.push_back({{"name", Name},
+                      {"status", Status},
+                      {"reason", Status == "fail" ? "1 check failed" : "checks ran"},
+                      {"checks", nlohmann::json::array()}});
+  }
+  return nlohmann::json{{"schema", Schema},
+                        {"target", "/gpu/target"},
+                        {"domain", Domain},
+                        {"profile", "cache-dit"},
+                        {"passed", Parity != "fail"},
+                        {"layers", Layers},
+                        {"notes", nlohmann::json::array()},
+                        {"findings", nlohmann::json::array()}}
+      .dump(2);
+}
+
+// A fresh migration is mechanical for its smoke and correctness
+// placeholders; a validate report whose smoke and parity layers passed
+// covers both, in the review and in the gate. A failed layer does not, and
+// a report that is not validate's, or is another domain's, is refused.
+TEST(ReviewToolTest, AValidateReportCoversTheLayersItProved) {
+  Migrated M;
+  ASSERT_NO_FATAL_FAILURE(migrate(M));
+  std::string Report = M.Box.Target + "/build/validate.json";
+  writeFile(Report, validateReport(M.Case.Domain, "pass"));
+  ToolResult R = reviewCoverage(M, {"--validation", Report});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr << R.Stdout;
+  EXPECT_NE(R.Stdout.find("  smoke         required  by opmig validate (build/validate.json) "
+                          "(placeholder: tests/kernels/test_cuda_merge_attn_states.py::test_merge_"
+                          "attn_states_smoke)\n"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find(", a test or an opmig validate pass for every required validation "
+                          "layer)\n"),
+            std::string::npos)
+      << R.Stdout;
+  R = reviewCoverage(M, {"--validation", Report, "--format", "sarif"});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr;
+  EXPECT_EQ(R.json()["runs"][0]["properties"]["validation_reports"][0]["path"],
+            "build/validate.json");
+
+  writeFile(Report, validateReport(M.Case.Domain, "fail"));
+  R = reviewCoverage(M, {"--validation", Report});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
+  EXPECT_NE(R.Stdout.find("; opmig validate (build/validate.json) failed its parity layer: 1 "
+                          "check failed [untested-layer]\n"),
+            std::string::npos)
+      << R.Stdout;
+  EXPECT_NE(R.Stdout.find("verdict: mechanical (1 untested-layer)\n"), std::string::npos)
+      << R.Stdout;
+
+  writeFile(Report, validateReport(M.Case.Domain, "pass", "opmig.review/1"));
+  R = reviewCoverage(M, {"--validation", Report});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("opmig: error: the validate report '" + Report +
+                          "' (--validation) is not opmig.validate/1 (its schema is "
+                          "'opmig.review/1'); give the JSON report of opmig validate\n"),
+            std::string::npos)
+      << R.Stderr;
+  writeFile(Report, validateReport("other", "pass"));
+  R = reviewCoverage(M, {"--validation", Report});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("the validate report '" + Report +
+                          "' (--validation) is of domain 'other', not of '" + M.Case.Domain +
+                          "', the domain reviewed\n"),
+            std::string::npos)
+      << R.Stderr;
+
+  // The gate passes the reports its config names to the review of their
+  // domain, and says where a wrong one was named.
+  std::string Config = M.Box.Target + "/.opmig.yaml";
+  writeFile(Config, "checks: [review]\nfail-on: warning\n"
+                    "review: {compile-check: false, validation: [build/validate.json]}\n");
+  R = runOpmig({"gate", M.Box.Target});
+  EXPECT_EQ(R.ExitCode, 2);
+  EXPECT_NE(R.Stderr.find("' (`review.validation:` in " + Config +
+                          ") is of domain 'other', which the gate does not review (" +
+                          M.Case.Domain + ")\n"),
+            std::string::npos)
+      << R.Stderr;
+  writeFile(Report, validateReport(M.Case.Domain, "pass"));
+  R = runOpmig({"gate", M.Box.Target});
+  EXPECT_EQ(R.ExitCode, 0) << R.Stderr << R.Stdout;
+  EXPECT_NE(R.Stdout.find("review " + M.Case.Domain + ": thoughtful\n"), std::string::npos)
+      << R.Stdout;
+  writeFile(Config, "checks: [review]\nfail-on: warning\nreview: {compile-check: false}\n");
+  R = runOpmig({"gate", M.Box.Target});
+  EXPECT_EQ(R.ExitCode, 1) << R.Stderr << R.Stdout; // The placeholders, untested.
+}
+
 /// `review` of `M` with the build check, parsed with the stand-in headers
 /// as the migration was.
 ToolResult reviewBuild(const Migrated &M, std::vector<std::string> More = {},

@@ -2,6 +2,7 @@
 //
 //   opmig review --target path/to/cache-dit --domain rope --source path/to/upstream
 //   opmig review --target . --domain rope --no-compile-check
+//   opmig review --target . --domain rope --validation build/validate-rope.json
 //   opmig gate                      # .opmig.yaml of the current directory
 //   opmig gate path/to/repo --sarif opmig.sarif --junit opmig-junit.xml
 //
@@ -79,6 +80,7 @@ InputSpellings gateSpellings(const std::string &ConfigPath) {
   Spellings.add(audit::inputs::Profile, Key("profile"));
   Spellings.add(audit::inputs::BaselinePath, Key("baseline"));
   Spellings.add(audit::inputs::ReviewExclude, Key("exclude"));
+  Spellings.add(audit::inputs::ValidationReports, Key("review.validation"));
   Spellings.add(audit::inputs::WriteBaseline, "opmig audit --write-baseline");
   return Spellings;
 }
@@ -247,6 +249,10 @@ void registerReview(CLI::App &App, const RulesDir &Rules,
              Sub->add_option("--exclude", Args->Exclude,
                              "glob of paths (relative to the target) whose manifests and tests "
                              "are not read, e.g. golden copies of migrations; repeatable"));
+  Spell.flag(audit::inputs::ValidationReports,
+             Sub->add_option("--validation", O.ValidationReports,
+                             "a JSON report of opmig validate for the domain: a layer it "
+                             "passed covers the review layer it proves; repeatable"));
   Sub->add_option("--layers", O.LayersFile,
                   "the validation layers of the coverage matrix (default: the built-in "
                   "rules/review/validation-layers.yaml)");

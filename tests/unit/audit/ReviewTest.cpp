@@ -15,11 +15,14 @@
 #include "opmig/support/Hashing.h"
 #include "opmig/support/Manifest.h"
 #include "opmig/support/NvccCheck.h"
+#include "opmig/validate/Layers.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <sstream>
@@ -109,7 +112,8 @@ template <typename Fn> void editManifest(const Migration &Mig, Fn Edit) {
   writeFile(Path, opmig::serializeManifest(*M));
 }
 
-/// Four layers, required by the generic spec except `module`.
+/// Four layers, required by the generic spec except `module`; opmig
+/// validate's smoke and parity layers prove the first two.
 const char *const Layers = R"(specs: [generic, other]
 layers:
   - id: smoke
@@ -119,12 +123,14 @@ layers:
     unless: ["*FakeTensorMode"]
     required-by: [generic]
     test-names: ["*smoke*"]
+    proved-by-validate: smoke
   - id: correctness
     title: low-level correctness
     spec: S4
     requires: [["{op}", "*.{op}"], ["torch.testing.assert_close"]]
     required-by: [generic]
     test-names: ["*reference*"]
+    proved-by-validate: parity
   - id: fake
     title: fake path
     spec: S6
@@ -300,7 +306,7 @@ TEST(ReviewReportTest, SarifHasARulePerKindAndTheFindingsAsResults) {
   EXPECT_EQ(Result["partialFingerprints"]["opmig/v1"].get<std::string>().size(), 16u);
   EXPECT_EQ(Run["properties"], nlohmann::json::parse(R"({"domain": "rope",
       "manifest": "csrc/kernels/rope/opmig-manifest.json", "verdict": "mechanical",
-      "totalResults": 1, "truncated": false})"));
+      "validation_reports": [], "totalResults": 1, "truncated": false})"));
 }
 
 TEST(ReviewReportTest, JUnitFailsTheTestcaseOfEachKindFound) {
@@ -663,6 +669,288 @@ TEST(ReviewTest, BuildCheckSaysWhyItDidNotRun) {
   R = reviewMigration(BadArch);
   ASSERT_FALSE(static_cast<bool>(R));
   EXPECT_NE(llvm::toString(R.takeError()).find("invalid GPU architecture 'sm_9x'"),
+            std::string::npos);
+}
+
+/// An `opmig.validate/1` report as `opmig validate --format json` writes
+/// it (docs/user-guide.md), by hand: `Layers` are (name, status) pairs.
+std::string validateReport(const std::string &Domain,
+                           const std::vector<std::pair<std::string, std::string>> &Layers,
+                           const std::string &Schema = "opmig.validate/1") {
+  nlohmann::json Doc = {{"schema", Schema}, {"target", "/gpu/box/target"},
+                        {"domain", Domain}, {"profile", "generic"},
+                        {"passed", true},   {"layers", nlohmann::json::array()},
+                        {"notes", {}},      {"findings", nlohmann::json::array()}};
+  for (const auto &[Name, Status] : Layers) {
+    std::string Reason = Status == "pass"   ? "2 checks passed"
+                         : Status == "fail" ? "1 check failed"
+                                            : "no CUDA device here";
+    Doc["layers"].push_back({{"name", Name},
+                             {"status", Status},
+                             {"reason", Reason},
+                             {"checks", nlohmann::json::array()}});
+  }
+  return Doc.dump(2);
+}
+
+/// The review of `Mig` (tests and layers written) with these validate
+/// reports.
+llvm::Expected<ReviewResult> reviewWithReports(const Migration &Mig,
+                                               const std::vector<std::string> &Reports) {
+  ReviewOptions Options = options(Mig.Target, "rope", "", Mig.Target + "/layers.yaml");
+  Options.ValidationReports = Reports;
+  return reviewMigration(Options);
+}
+
+const char *const PlaceholderOnly = "tests/test_rope.py::test_rope_matches_a_reference";
+
+// The correctness layer has only a placeholder; validate's parity layer
+// passed, and that covers it: the review is no longer mechanical.
+TEST(ReviewTest, ALayerValidatePassedIsCovered) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  std::string Report = Mig.Target + "/build/validate.json";
+  writeFile(Report,
+            validateReport("rope", {{"build", "pass"}, {"smoke", "skip"}, {"parity", "pass"}}));
+  llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Report});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(renderReviewText(*R),
+            "build check: not run (not asked for)\n"
+            "validation layers:\n"
+            "  smoke         required  tests/test_rope.py::test_rope_smoke; opmig validate "
+            "(build/validate.json) skipped its smoke layer\n"
+            "  correctness   required  by opmig validate (build/validate.json) (placeholder: " +
+                std::string(PlaceholderOnly) +
+                ")\n"
+                "  fake          required  tests/test_rope.py::test_rope_fake\n"
+                "  module        optional  no test\n"
+                "verdict: thoughtful (every closure file is there with its provenance, nothing "
+                "extra, the generated glue as generated, no upstream name in the API, a test or "
+                "an opmig validate pass for every required validation layer)\n");
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+  const nlohmann::json &Correctness = J["coverage"][1];
+  EXPECT_EQ(Correctness["covered"], true);
+  EXPECT_EQ(Correctness["tests"], nlohmann::json::array());
+  EXPECT_EQ(Correctness["validate_layer"], "parity");
+  EXPECT_EQ(Correctness["proved_by_validate"], true);
+  EXPECT_EQ(Correctness["validate"],
+            nlohmann::json::parse(R"([{"report": "build/validate.json", "status": "pass",
+                                       "reason": "2 checks passed"}])"));
+  EXPECT_EQ(J["coverage"][2]["validate_layer"], "");
+  EXPECT_EQ(J["coverage"][2]["validate"], nlohmann::json::array());
+  EXPECT_EQ(J["validation_reports"], nlohmann::json::parse(R"([{"path": "build/validate.json",
+                                       "target": "/gpu/box/target", "stale_because": ""}])"));
+  EXPECT_EQ(J["verdict"], "thoughtful");
+  nlohmann::json Sarif = nlohmann::json::parse(renderReviewSarif(*R, "0.0.0"));
+  EXPECT_EQ(Sarif["runs"][0]["properties"]["validation_reports"][0]["path"], "build/validate.json");
+
+  // A report outside the target is named as it was given.
+  llvm::SmallString<128> Outside;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("opmig-validate-report", Outside));
+  std::string Away = std::string(Outside) + "/validate.json";
+  writeFile(Away, readFile(Report));
+  R = reviewWithReports(Mig, {Away});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_NE(renderReviewText(*R).find("  correctness   required  by opmig validate (" + Away +
+                                      ") (placeholder: "),
+            std::string::npos)
+      << renderReviewText(*R);
+}
+
+// Failed or skipped, the layer is not covered: the untested-layer finding
+// says what validate said and why, in every format.
+TEST(ReviewTest, ALayerValidateFailedOrSkippedIsNotCovered) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  std::string Report = Mig.Target + "/validate.json";
+  for (auto [Status, Said] : {std::pair{"fail", "failed its parity layer: 1 check failed"},
+                              {"skip", "skipped its parity layer: no CUDA device here"}}) {
+    writeFile(Report, validateReport("rope", {{"parity", Status}}));
+    llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Report});
+    ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+    EXPECT_EQ(R->Outcome, Verdict::Mechanical) << Status;
+    ASSERT_EQ(R->Findings.size(), 1u) << renderReviewText(*R);
+    EXPECT_EQ(R->Findings[0].Message,
+              "no test covers the low-level correctness layer, asked for by S4; placeholders that "
+              "always skip: " +
+                  std::string(PlaceholderOnly) + "; opmig validate (validate.json) " + Said);
+    std::string Text = renderReviewText(*R);
+    EXPECT_NE(Text.find("  correctness   required  no test (placeholder: " +
+                        std::string(PlaceholderOnly) + "); opmig validate (validate.json) " +
+                        llvm::StringRef(Said).split(':').first.str() + "\n"),
+              std::string::npos)
+        << Text;
+    nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+    EXPECT_EQ(J["coverage"][1]["covered"], false);
+    EXPECT_EQ(J["coverage"][1]["proved_by_validate"], false);
+    EXPECT_EQ(J["coverage"][1]["validate"][0]["status"], Status);
+    // SARIF and JUnit show coverage as they always have: through the finding.
+    nlohmann::json Sarif = nlohmann::json::parse(renderReviewSarif(*R, "0.0.0"));
+    ASSERT_EQ(Sarif["runs"][0]["results"].size(), 1u);
+    EXPECT_NE(Sarif["runs"][0]["results"][0]["message"]["text"].get<std::string>().find(Said),
+              std::string::npos)
+        << Sarif["runs"][0]["results"][0];
+    EXPECT_NE(renderReviewJUnit(*R).find(Said), std::string::npos);
+  }
+
+  // Two runs that disagree prove nothing; a report without the layer says
+  // nothing of it.
+  std::string Passing = Mig.Target + "/validate-pass.json";
+  writeFile(Passing, validateReport("rope", {{"parity", "pass"}}));
+  writeFile(Report, validateReport("rope", {{"parity", "fail"}}));
+  llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Passing, Report});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Outcome, Verdict::Mechanical) << renderReviewText(*R);
+  EXPECT_NE(renderReviewText(*R).find("; opmig validate (validate-pass.json) passed its parity "
+                                      "layer; opmig validate (validate.json) failed its parity "
+                                      "layer\n"),
+            std::string::npos)
+      << renderReviewText(*R);
+  writeFile(Report, validateReport("rope", {{"build", "pass"}, {"import", "pass"}}));
+  R = reviewWithReports(Mig, {Report});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Outcome, Verdict::Mechanical);
+  EXPECT_TRUE(R->Coverage[1].Validate.empty());
+}
+
+/// Why the review of `Mig` refuses the validate report holding `Text`.
+std::string reportError(const Migration &Mig, const std::string &Text) {
+  std::string Report = Mig.Target + "/validate.json";
+  writeFile(Report, Text);
+  llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Report});
+  if (R) {
+    ADD_FAILURE() << "the review took the report:\n" << Text;
+    return "";
+  }
+  return llvm::toString(R.takeError());
+}
+
+TEST(ReviewTest, AReportNotOfValidateOrOfAnotherDomainIsAnInputError) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  std::string Report = Mig.Target + "/validate.json";
+  EXPECT_EQ(reportError(Mig, validateReport("rope", {{"parity", "pass"}}, "opmig.review/1")),
+            "the validate report '" + Report +
+                "' is not opmig.validate/1 (its schema is 'opmig.review/1'); give the JSON "
+                "report of opmig validate");
+  EXPECT_EQ(reportError(Mig, "{\"domain\": \"rope\"}"),
+            "the validate report '" + Report +
+                "' is not opmig.validate/1 (it names no schema); give the JSON report of "
+                "opmig validate");
+  EXPECT_EQ(reportError(Mig, validateReport("attn", {{"parity", "pass"}})),
+            "the validate report '" + Report +
+                "' is of domain 'attn', not of 'rope', the domain reviewed");
+  EXPECT_EQ(reportError(Mig, "{\"schema\": \"opmig.validate/1\",\n \"domain\": "),
+            "the validate report '" + Report + "' does not parse: " + Report +
+                ":2: invalid JSON: syntax error while parsing value - unexpected end of input; "
+                "expected '[', '{', or a literal");
+  std::string Odd = validateReport("rope", {{"parity", "passed"}});
+  EXPECT_EQ(reportError(Mig, Odd), "the validate report '" + Report +
+                                       "' is malformed: layer parity has status 'passed', not "
+                                       "pass, fail or skip");
+  llvm::sys::fs::remove(Report);
+  llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Report});
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_EQ(llvm::toString(R.takeError()),
+            "the validate report '" + Report + "' cannot be read: No such file or directory");
+}
+
+// A report older than a file of the domain still counts, with a note
+// naming the newest such file.
+TEST(ReviewTest, AStaleReportStillCountsAndIsNoted) {
+  namespace fs = std::filesystem;
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  std::string Report = Mig.Target + "/validate.json";
+  writeFile(Report, validateReport("rope", {{"parity", "pass"}}));
+  fs::file_time_type Written = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  fs::last_write_time(Report, Written);
+  for (const char *File : {"csrc/kernels/rope/opmig-manifest.json", "csrc/kernels/rope/binding.cpp",
+                           "pkg/__init__.py"})
+    fs::last_write_time(Mig.Target + "/" + File, Written - std::chrono::seconds(10));
+  std::string Rope = Mig.Target + "/csrc/kernels/rope/rope.cu";
+  fs::last_write_time(Rope, Written + std::chrono::seconds(10));
+  llvm::Expected<ReviewResult> R = reviewWithReports(Mig, {Report});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Outcome, Verdict::Thoughtful);
+  EXPECT_NE(renderReviewText(*R).find("note: validate report validate.json: it is older than "
+                                      "csrc/kernels/rope/rope.cu of the domain; its layers still "
+                                      "count, re-run opmig validate to be sure they hold\n"),
+            std::string::npos)
+      << renderReviewText(*R);
+  nlohmann::json J = nlohmann::json::parse(renderReviewJson(*R));
+  EXPECT_NE(J["validation_reports"][0]["stale_because"].get<std::string>().find("rope.cu"),
+            std::string::npos);
+
+  fs::last_write_time(Rope, Written - std::chrono::seconds(10));
+  R = reviewWithReports(Mig, {Report});
+  ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(renderReviewText(*R).find("note: validate report"), std::string::npos);
+}
+
+TEST(ReviewTest, LayersFileNamesOnlyValidatesLayers) {
+  Migration Mig = makeMigration();
+  std::string Bad = Layers;
+  Bad.replace(Bad.find("proved-by-validate: parity"), 26, "proved-by-validate: correctness");
+  EXPECT_EQ(layersFileError(Mig, Bad),
+            Mig.Target + "/layers.yaml:17:5: layer correctness: `proved-by-validate` names "
+                         "'correctness', which is no layer of opmig validate (build, import, "
+                         "api, fake, smoke, parity, boundary)");
+  Bad = Layers;
+  Bad.replace(Bad.find("proved-by-validate: parity"), 26, "proved-by-validate: [parity]");
+  EXPECT_NE(layersFileError(Mig, Bad).find("layers.yaml:17:5: 'layers[1].proved-by-validate' "
+                                           "must be a string"),
+            std::string::npos)
+      << layersFileError(Mig, Bad);
+}
+
+// The layers `proved-by-validate` may name are validate's own, in its order.
+TEST(ReviewTest, ValidateLayerNamesAreValidatesOwn) {
+  std::vector<std::string> Own, Copy;
+  for (const validate::LayerInfo &L : validate::allLayers())
+    Own.push_back(L.Name);
+  for (llvm::StringRef Name : validateLayerNames())
+    Copy.push_back(Name.str());
+  EXPECT_EQ(Copy, Own);
+}
+
+TEST(ReviewTest, GatePassesEachDomainItsValidateReports) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  writeFile(Mig.Target + "/build/validate-rope.json", validateReport("rope", {{"parity", "pass"}}));
+  auto ReviewCommand = [](const std::string &Domain) { return "review " + Domain; };
+  llvm::Expected<GateConfig> Config = parseGateConfig(
+      "checks: [review]\nreview: {compile-check: false, validation: [build/validate-rope.json]}\n",
+      ".opmig.yaml");
+  ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
+  EXPECT_EQ(Config->ReviewValidation, std::vector<std::string>{"build/validate-rope.json"});
+  llvm::Expected<GateResult> Result =
+      runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand);
+  ASSERT_TRUE(static_cast<bool>(Result)) << llvm::toString(Result.takeError());
+  ASSERT_EQ(Result->Reviews.size(), 1u);
+  EXPECT_EQ(Result->Reviews[0].Outcome, Verdict::Thoughtful)
+      << renderReviewText(Result->Reviews[0]);
+  EXPECT_EQ(Result->Reviews[0].Validation[0].Path, "build/validate-rope.json");
+  EXPECT_TRUE(Result->Combined.Findings.empty());
+
+  // Without the report, the placeholder leaves the layer untested.
+  Config->ReviewValidation.clear();
+  Result = runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand);
+  ASSERT_TRUE(static_cast<bool>(Result)) << llvm::toString(Result.takeError());
+  EXPECT_EQ(Result->Reviews[0].Outcome, Verdict::Mechanical);
+
+  // A report of a domain the gate does not review is read by nobody.
+  writeFile(Mig.Target + "/build/validate-attn.json", validateReport("attn", {{"parity", "pass"}}));
+  Config->ReviewValidation = {"build/validate-attn.json"};
+  Result = runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand);
+  ASSERT_FALSE(static_cast<bool>(Result));
+  EXPECT_EQ(llvm::toString(Result.takeError()),
+            "the validate report '" + Mig.Target +
+                "/build/validate-attn.json' is of domain 'attn', which the gate does not review "
+                "(rope)");
+  EXPECT_NE(llvm::toString(
+                parseGateConfig("review: {validation: build/v.json}\n", ".opmig.yaml").takeError())
+                .find(".opmig.yaml:1:10: 'review.validation' must be a list of strings"),
             std::string::npos);
 }
 

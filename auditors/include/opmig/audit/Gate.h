@@ -8,6 +8,7 @@
 //   fail-on: error              # error | warning | note
 //   checks: [audit, review, rules-test]
 //   review: {domains: auto}     # auto: every domain with a manifest; or [names]
+//   # review: {validation: [build/validate-rope.json]}  # opmig validate reports
 //   rules: [tools/rules]        # extra rule files or folders, beside the built-in ones
 //   exclude: ["tests/fixtures/**"]  # findings in these files are dropped
 //   sarif: opmig.sarif          # where the SARIF log goes (relative to the root)
@@ -55,6 +56,9 @@ struct GateConfig {
   /// Whether `review` compiles each domain (`compile-check`); it runs with
   /// the torch python3 finds and says so where it cannot run.
   bool ReviewCompileCheck = true;
+  /// `opmig validate` JSON reports (`validation`), relative to the root;
+  /// each goes to the review of the domain it names.
+  std::vector<std::string> ReviewValidation;
   std::vector<std::string> Rules; ///< Extra rule paths, relative to the root.
   /// Globs (PathGlob) of files whose findings the gate drops: planted
   /// violations in test fixtures, say.
@@ -85,8 +89,11 @@ using ReviewCommandFor = std::function<std::string(const std::string &Domain)>;
 
 /// Runs the checks of `Config` on the tree at `Root` with the built-in rules
 /// of `BuiltinRulesDir` and the config's extra rules; reviews measure test
-/// coverage against `LayersFile` (empty: no coverage). An untested required
-/// layer is a warning: it fails the gate only under `fail-on: warning`.
+/// coverage against `LayersFile` (empty: no coverage), with the validate
+/// reports of the config as evidence. An untested required layer is a
+/// warning: it fails the gate only under `fail-on: warning`. InputError,
+/// besides a review's, for a validate report of a domain the gate does not
+/// review.
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &Root,
                                    const std::string &BuiltinRulesDir,
                                    const std::string &LayersFile,

@@ -11,10 +11,11 @@
 //
 // Every problem is a Finding whose id is its kind (ReviewKinds.h); the
 // verdict follows from the kinds present (docs/user-guide.md, "opmig review", has the criteria).
-// With `Options.BuildCheck`, every C++/CUDA TU of the domain is compiled by nvcc as it is on disk,
-// with the flags the manifest records for its glue, and the objects are linked into one library
-// whose undefined symbols must be defined by what it is loaded with (torch, the CUDA and C++
-// runtimes).
+// With `Options.ValidationReports`, a layer `opmig validate` passed covers the
+// review layer it proves (ValidateReport.h). With `Options.BuildCheck`, every C++/CUDA TU of the
+// domain is compiled by nvcc as it is on disk, with the flags the manifest records for its glue,
+// and the objects are linked into one library whose undefined symbols must be defined by what it is
+// loaded with (torch, the CUDA and C++ runtimes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -79,6 +80,9 @@ struct ReviewOptions {
   ClosureFinder FindClosure;
   /// Compile the domain's TUs with nvcc; nullopt: not asked for.
   std::optional<BuildCheckOptions> BuildCheck;
+  /// `opmig validate` JSON reports of the domain (ValidateReport.h): a layer
+  /// one passed covers the review layer it proves. Needs `LayersFile`.
+  std::vector<std::string> ValidationReports;
 };
 
 /// The options of ReviewOptions that the review's messages name (see
@@ -108,6 +112,15 @@ struct BuildCheckResult {
   size_t compiling() const; ///< How many TUs compile.
 };
 
+/// A validate report the review took as evidence.
+struct ValidationReportUse {
+  std::string Path;   ///< Relative to the target when inside it, else as given.
+  std::string Target; ///< Where validate ran (its machine's path).
+  /// Non-empty when the report is older than a file of the domain: which,
+  /// and what to do. Its layers still count.
+  std::string StaleBecause;
+};
+
 struct ReviewResult {
   std::string Domain;
   std::string ManifestPath;  ///< Relative to the target root.
@@ -118,8 +131,9 @@ struct ReviewResult {
   /// In check order, then by path; ids are ReviewKinds (ReviewKinds.h).
   std::vector<Finding> Findings;
   Verdict Outcome = Verdict::Thoughtful;
-  std::vector<std::string> Reasons;    ///< Why the verdict is what it is.
-  std::vector<LayerCoverage> Coverage; ///< Empty without a layers file.
+  std::vector<std::string> Reasons;            ///< Why the verdict is what it is.
+  std::vector<LayerCoverage> Coverage;         ///< Empty without a layers file.
+  std::vector<ValidationReportUse> Validation; ///< In the order given.
   /// Why the closure was not compared although asked for (a partial
   /// analysis); empty when it was, or was not asked for.
   std::string ClosureNotCompared;
@@ -130,8 +144,9 @@ struct ReviewResult {
 /// when the target is not a folder, no manifest of the domain is found (or
 /// more than one), the manifest or the layers file does not parse,
 /// python3 (which reads the tests) is missing, the closure cannot be
-/// recomputed (an entry upstream no longer has), or the build check's
-/// `GpuArch` is no NVIDIA architecture.
+/// recomputed (an entry upstream no longer has), the build check's
+/// `GpuArch` is no NVIDIA architecture, or a validate report cannot be read,
+/// is not `opmig.validate/1` or is of another domain.
 llvm::Expected<ReviewResult> reviewMigration(const ReviewOptions &Options);
 
 /// The domains of every `opmig-manifest.json` under `Target`, sorted and

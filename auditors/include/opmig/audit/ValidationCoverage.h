@@ -7,7 +7,9 @@
 // the tests are read on CPython's parse tree. A test that always skips is a
 // placeholder: it is listed, and covers nothing. Which layers are required
 // follows the spec convention a migration's profile names (its `spec` key),
-// never the profile's name: a copied profile keeps its spec's layers.
+// never the profile's name: a copied profile keeps its spec's layers. A
+// layer of `opmig validate` that a validate report says passed proves the
+// review layer that names it (`proved-by-validate`), as a test would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +17,7 @@
 #define OPMIG_AUDIT_VALIDATIONCOVERAGE_H
 
 #include "opmig/audit/PathGlob.h"
+#include "opmig/audit/ValidateReport.h"
 
 #include "llvm/Support/Error.h"
 
@@ -35,6 +38,9 @@ struct ValidationLayer {
   /// uses nothing) that matches one is listed as the layer's placeholder.
   std::vector<std::string> TestNames;
   std::vector<std::string> RequiredBy; ///< Specs that require the layer.
+  /// The layer of `opmig validate` whose pass proves this one
+  /// (`proved-by-validate`: import, api, ...); empty: none does.
+  std::string ProvedByValidate;
 };
 
 struct ValidationLayers {
@@ -50,11 +56,31 @@ struct ValidationLayers {
 /// `specs` does not list.
 llvm::Expected<ValidationLayers> loadValidationLayers(const std::string &Path);
 
+/// What one validate report says of the layer that proves a review layer.
+struct ValidateEvidence {
+  std::string Report; ///< The report, as the review names it.
+  std::string Status; ///< `pass`, `fail` or `skip`.
+  std::string Reason; ///< The report's reason for it.
+};
+
+/// `opmig validate (v.json) failed its parity layer` (passed, skipped).
+std::string describe(const ValidateEvidence &E, llvm::StringRef ValidateLayer);
+
 struct LayerCoverage {
   std::string Id, Title, Spec;           ///< The layer's.
   bool Required = false;                 ///< By the migration's spec.
   std::vector<std::string> Tests;        ///< `path::test`, relative to the target.
   std::vector<std::string> Placeholders; ///< Tests that would cover it but always skip.
+  std::string ProvedByValidate;          ///< The layer's `proved-by-validate`.
+  /// Per validate report that lists that layer, what it says, in the order
+  /// the reports were given.
+  std::vector<ValidateEvidence> Validate;
+
+  /// Whether opmig validate proved the layer: a report passed it and none
+  /// failed it (two runs that disagree prove nothing).
+  bool provedByValidate() const;
+  /// A test covers it, or opmig validate proved it.
+  bool covered() const { return !Tests.empty() || provedByValidate(); }
 };
 
 struct CoverageInput {
@@ -73,6 +99,13 @@ struct CoverageInput {
 /// that do not parse are skipped. InputError when python3 is missing.
 llvm::Expected<std::vector<LayerCoverage>>
 measureCoverage(const CoverageInput &Input, const std::vector<ValidationLayer> &Layers);
+
+/// Adds to each layer of `Coverage` (measured against `Layers`, in the same
+/// order) what each of `Reports` says of its `ProvedByValidate` layer; a
+/// report is named by its `Path`.
+void addValidateEvidence(std::vector<LayerCoverage> &Coverage,
+                         const std::vector<ValidationLayer> &Layers,
+                         const std::vector<ValidateReport> &Reports);
 
 } // namespace opmig::audit
 
