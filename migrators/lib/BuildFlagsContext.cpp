@@ -13,7 +13,10 @@ using llvm::StringRef;
 using nlohmann::json;
 
 unsigned closureCxxStandard(const std::map<std::string, std::vector<std::string>> &TUFlags) {
-  unsigned Standard = 17;
+  // The glue builds against the target's torch, and current torch's headers
+  // (the pinned 2.15's among them) demand C++20: an upstream's older
+  // standard (17, as most say) or none would make glue that torch rejects.
+  unsigned Standard = 20;
   for (const auto &[File, Flags] : TUFlags)
     for (StringRef Flag : Flags) {
       unsigned Number = 0;

@@ -21,8 +21,9 @@
 
 namespace opmig::migrate {
 
-/// The newest `-std=c++N` among the closure TUs' flags (what the analysis
-/// parsed with: the upstream's, or what its torch demands), 17 when none says.
+/// The standard the glue compiles with: the newest `-std=c++N` among the
+/// closure TUs' flags (what the analysis parsed with: the upstream's, or what
+/// its torch demands), and at least 20, what current torch's headers demand.
 unsigned closureCxxStandard(const std::map<std::string, std::vector<std::string>> &TUFlags);
 
 /// The upstream's submodules the closure includes headers of, placed under

@@ -6,13 +6,16 @@
 // with the pinned torch and nvcc (they skip and say why without them), one
 // heavy build shared by the tests through the build cache, and planted
 // faults: a loader that raises at import, a lost instantiation TU (an
-// undefined symbol at load), a source that does not compile.
+// undefined symbol at load), a source that does not compile. Last, the
+// sample migrated with the generic profile: its generated CMake project
+// configured with the CMake on PATH, built and loaded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MigrateSupport.h"
 #include "ToolRunner.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -38,9 +41,29 @@ std::string migratedTarget() {
   return Box.Target;
 }
 
+/// The sample's two ops into the generic-like target, domain sample_ops.
+MigrationCase sampleIntoGeneric() {
+  return {"validate_sample_generic",
+          "samples/upstream",
+          {"merge_attn_states", "rms_norm"},
+          "tests/fixtures/targets/generic_like",
+          "generic",
+          "sample_ops"};
+}
+
+/// A fresh generic migration of the sample. The analysis is not told the
+/// real torch's C++20: the generated project must ask for it by itself.
+std::string migratedGenericTarget() {
+  MigrationCase C = sampleIntoGeneric();
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  return Box.Target;
+}
+
 ToolResult validate(const std::string &Target, std::vector<std::string> Extra,
-                    const std::vector<std::string> &Env = {}) {
-  std::vector<std::string> Args = {"validate", "--target", Target, "--domain", "axpy"};
+                    const std::vector<std::string> &Env = {}, const std::string &Domain = "axpy") {
+  std::vector<std::string> Args = {"validate", "--target", Target, "--domain", Domain};
   Args.insert(Args.end(), Extra.begin(), Extra.end());
   return runOpmig(Args, Env);
 }
@@ -164,8 +187,10 @@ protected:
     return {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + pinnedTorchDir(),
             "XDG_CACHE_HOME=" + std::string(OPMIG_VALIDATE_CACHE)};
   }
-  nlohmann::json run(const std::string &Target, int ExpectedExit) {
-    ToolResult R = validate(Target, {"--layers", "build,import", "--format", "json"}, env());
+  nlohmann::json run(const std::string &Target, int ExpectedExit,
+                     const std::string &Domain = "axpy") {
+    ToolResult R =
+        validate(Target, {"--layers", "build,import", "--format", "json"}, env(), Domain);
     EXPECT_EQ(R.ExitCode, ExpectedExit) << R.Stdout << R.Stderr;
     return R.json();
   }
@@ -240,6 +265,39 @@ TEST_F(ValidateWithTorch, ASourceThatDoesNotCompileNamesTheFileAndItsFirstError)
       << Reason;
   EXPECT_EQ(Reason.find('\n'), std::string::npos) << "one error, not the log";
   EXPECT_EQ((*check(*layer(Doc, "import"), "import-load"))["status"], "skip");
+}
+
+/// The generic profile's CMake project, as migrate generates it from an
+/// upstream that declares no standard, configured by the CMake on PATH
+/// (Debian 12's 3.25 here, 4.x elsewhere) against the pinned torch, which
+/// demands C++20; the library it builds registers exactly the manifest's ops.
+TEST_F(ValidateWithTorch, TheGenericSampleBuildsWithThisCMakeAndRegistersItsOps) {
+  if (std::system("command -v cmake >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no cmake on PATH: a generic domain's build cannot be configured";
+  std::string Target = migratedGenericTarget();
+  std::string Project = readFile(Target + "/kernels/sample_ops/CMakeLists.txt");
+  EXPECT_NE(Project.find("target_compile_features(opmig_sample_ops PRIVATE cxx_std_20)\n"),
+            std::string::npos)
+      << Project;
+  EXPECT_EQ(Project.find("cuda_std_"), std::string::npos) << "CMake 3.25 knows no cuda_std_20";
+  nlohmann::json Doc = run(Target, 0, "sample_ops");
+  EXPECT_EQ(Doc["profile"], "generic");
+  for (const char *Name : {"build", "import"}) {
+    const nlohmann::json *Layer = layer(Doc, Name);
+    ASSERT_NE(Layer, nullptr) << Doc.dump(2);
+    EXPECT_EQ((*Layer)["status"], "pass") << Layer->dump(2);
+    for (const nlohmann::json &C : (*Layer)["checks"])
+      EXPECT_EQ(C["status"], "pass") << C.dump(2);
+  }
+  const nlohmann::json *Link = check(*layer(Doc, "build"), "build-link");
+  ASSERT_NE(Link, nullptr) << Doc.dump(2);
+  // A build reused from the cache was configured when it was made.
+  if (!(*Link)["figures"].value("reused", false))
+    EXPECT_NE(check(*layer(Doc, "build"), "build-configure"), nullptr) << Doc.dump(2);
+  const nlohmann::json *Registered = check(*layer(Doc, "import"), "import-registered-ops");
+  ASSERT_NE(Registered, nullptr) << Doc.dump(2);
+  EXPECT_EQ((*Registered)["reason"],
+            "registers exactly the manifest's 2 op(s) in opmig_sample_ops");
 }
 
 } // namespace

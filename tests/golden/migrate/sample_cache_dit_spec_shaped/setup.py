@@ -71,7 +71,7 @@ def _get_attn_extension():
 
     root = os.path.dirname(os.path.abspath(__file__))
     # The upstream build's standard and defines, and its nvcc language flags.
-    flags = ["-O3", "-std=c++17", ]
+    flags = ["-O3", "-std=c++20", ]
     return CUDAExtension(
         name="cache_dit._C_attn",
         sources=_required_attn_sources(),

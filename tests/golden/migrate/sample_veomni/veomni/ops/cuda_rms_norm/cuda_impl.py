@@ -32,8 +32,8 @@ def _load_extension_module() -> ModuleType | None:
             _cached_extension_module = load(
                 name="veomni_cuda_rms_norm_cuda",
                 sources=[os.path.join(_CSRC_DIR, source) for source in _SOURCES],
-                extra_cflags=["-O3", "-std=c++17", ],
-                extra_cuda_cflags=["-O3", "-std=c++17", ],
+                extra_cflags=["-O3", "-std=c++20", ],
+                extra_cuda_cflags=["-O3", "-std=c++20", ],
                 extra_include_paths=[],
             )
         except (ImportError, OSError, RuntimeError) as error:
