@@ -292,8 +292,9 @@ TEST_F(ValidateWithTorch, TheGenericSampleBuildsWithThisCMakeAndRegistersItsOps)
   const nlohmann::json *Link = check(*layer(Doc, "build"), "build-link");
   ASSERT_NE(Link, nullptr) << Doc.dump(2);
   // A build reused from the cache was configured when it was made.
-  if (!(*Link)["figures"].value("reused", false))
+  if (!(*Link)["figures"].value("reused", false)) {
     EXPECT_NE(check(*layer(Doc, "build"), "build-configure"), nullptr) << Doc.dump(2);
+  }
   const nlohmann::json *Registered = check(*layer(Doc, "import"), "import-registered-ops");
   ASSERT_NE(Registered, nullptr) << Doc.dump(2);
   EXPECT_EQ((*Registered)["reason"],
