@@ -9,10 +9,10 @@
 #ifndef OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
 #define OPMIG_VALIDATE_LIB_LAYERCONTEXT_H
 
-#include "opmig/validate/OpHarness.h"
 #include "opmig/support/Manifest.h"
 #include "opmig/support/Toolchain.h"
 #include "opmig/validate/BuildPlan.h"
+#include "opmig/validate/OpHarness.h"
 #include "opmig/validate/Validate.h"
 
 #include <optional>

@@ -3,8 +3,8 @@
 #include "OpLayers.h"
 
 #include "DomainNames.h"
-#include "opmig/validate/OpHarness.h"
 #include "opmig/support/ValidationSpec.h"
+#include "opmig/validate/OpHarness.h"
 #include "opmig/validate/OpRequests.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -116,7 +116,8 @@ TEST_F(OpHarnessTest, ACrashAndAHangFailTheirCaseAndTheOthersStillRun) {
       << Run.Cases[1].Detail;
   EXPECT_EQ(Run.Cases[2].State, Status::Pass) << "the case after a crash runs in a new child";
   EXPECT_EQ(Run.Cases[3].State, Status::Fail);
-  EXPECT_EQ(Run.Cases[3].Detail.rfind("the case hung: timed out after 30 s", 0), 0u) << Run.Cases[3].Detail;
+  EXPECT_EQ(Run.Cases[3].Detail.rfind("the case hung: timed out after 30 s", 0), 0u)
+      << Run.Cases[3].Detail;
   EXPECT_EQ(Run.Cases[4].State, Status::Pass) << "and after a hang";
 }
 
