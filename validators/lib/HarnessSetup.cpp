@@ -37,32 +37,33 @@ void setUpHarness(LayerContext &Ctx, std::vector<std::string> &Notes) {
     Ctx.HarnessUnavailable = "no python3 on PATH";
     return;
   }
-  HarnessRun Plain = probe(Ctx, {});
-  if (!Plain.answered()) {
-    Ctx.HarnessUnavailable =
-        "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Plain.failure();
-    return;
-  }
   HarnessEnvironment Env;
   Env.Python = Ctx.Toolchain.Python;
   std::string Library = systemLibstdcxx();
   std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
-  if (Library.empty() || isSet("LD_PRELOAD") || !probe(Ctx, Preload).answered()) {
-    Ctx.Harness = std::move(Env);
-    return;
+  bool Preloadable = !Library.empty() && !isSet("LD_PRELOAD") && probe(Ctx, Preload).answered();
+  bool Applied = Preloadable && !isSet("OPMIG_VALIDATE_NO_PRELOAD");
+  // The children run as probed: a preloaded probe that answered is the one
+  // torch import this needs; otherwise torch must import without it.
+  if (!Applied) {
+    if (HarnessRun Plain = probe(Ctx, {}); !Plain.answered()) {
+      Ctx.HarnessUnavailable =
+          "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Plain.failure();
+      return;
+    }
   }
-  if (isSet("OPMIG_VALIDATE_NO_PRELOAD")) {
-    Env.CrashRetry = Preload;
-    Notes.push_back(
-        "OPMIG_VALIDATE_NO_PRELOAD is set: the harness runs without LD_PRELOAD=" + Library +
-        "; a case that crashes runs once more with it, to tell "
-        "libstdc++'s crash from the kernel's");
-  } else {
+  if (Applied) {
     Env.Overrides = Preload;
     Notes.push_back("the harness runs with LD_PRELOAD=" + Library +
                     " (torch imports with it; without it, extensions built with a newer "
                     "libstdc++ can crash formatting integers in error messages); "
                     "OPMIG_VALIDATE_NO_PRELOAD=1 turns this off");
+  } else if (Preloadable) {
+    Env.CrashRetry = Preload;
+    Notes.push_back(
+        "OPMIG_VALIDATE_NO_PRELOAD is set: the harness runs without LD_PRELOAD=" + Library +
+        "; a case that crashes runs once more with it, to tell "
+        "libstdc++'s crash from the kernel's");
   }
   Ctx.Harness = std::move(Env);
 }
