@@ -56,9 +56,12 @@ class RequestTest(HelperTest):
         second = self.file("b.py", "x = 1\n")
         answer = self.ask(
             [
-                {"rule": "lib", "check": "call-string-argument",
-                 "params": {"call": "torch.library.Library", "argument": 0},
-                 "files": [first, second]},
+                {
+                    "rule": "lib",
+                    "check": "call-string-argument",
+                    "params": {"call": "torch.library.Library", "argument": 0},
+                    "files": [first, second],
+                },
                 {"rule": "state", "check": "module-state", "params": {}, "files": [second]},
             ]
         )
@@ -123,8 +126,11 @@ class CallAndDecoratorTest(HelperTest):
         )
         self.assertEqual(
             [(r["line"], r["captures"]["namespace"], r["captures"]["op"]) for r in records],
-            [(6, "cache_dit_cuda_ops", "gelu"), (7, "cache_dit_cuda_ops", "silu"),
-             (8, "ns", "relu")],
+            [
+                (6, "cache_dit_cuda_ops", "gelu"),
+                (7, "cache_dit_cuda_ops", "silu"),
+                (8, "ns", "relu"),
+            ],
         )
 
     def test_a_name_bound_twice_is_no_constant(self):
@@ -137,8 +143,9 @@ class CallAndDecoratorTest(HelperTest):
             torch.library.define(NAME, "()")
             """,
         )
-        self.assertEqual(self.records("call-string-argument", [index],
-                                      call="torch.library.define"), [])
+        self.assertEqual(
+            self.records("call-string-argument", [index], call="torch.library.define"), []
+        )
 
     def test_decorated_function_name_and_decorator_argument(self):
         index = self.file(
@@ -165,8 +172,12 @@ class CallAndDecoratorTest(HelperTest):
         self.assertEqual(fake["line"], 4)
         self.assertEqual(
             fake["captures"],
-            {"name": "_fake_gelu", "decorator": "torch.library.register_fake",
-             "namespace": "ns", "op": "gelu"},
+            {
+                "name": "_fake_gelu",
+                "decorator": "torch.library.register_fake",
+                "namespace": "ns",
+                "op": "gelu",
+            },
         )
         [impl] = self.records(
             "decorator-argument", [index], decorator="torch.library.impl", argument=1
@@ -310,7 +321,9 @@ class GuardedImportTest(HelperTest):
     def guarded(self, text):
         index = self.file("mod.py", text)
         records = self.records(
-            "guarded-import", [index], guard="is_torch_npu_available",
+            "guarded-import",
+            [index],
+            guard="is_torch_npu_available",
             **{"guard-names": ["IS_NPU_AVAILABLE"]},
         )
         return [(r["line"], r["captures"]["module"], r["captures"]["function"]) for r in records]
@@ -420,9 +433,7 @@ class VeomniRegistryTest(HelperTest):
             """,
         )
         records = self.records("function-pointer-pattern", [index], raises="NotImplementedError")
-        self.assertEqual(
-            [(r["line"], r["captures"]["name"]) for r in records], [(11, "gelu_late")]
-        )
+        self.assertEqual([(r["line"], r["captures"]["name"]) for r in records], [(11, "gelu_late")])
 
     def test_registered_in_and_exported_in(self):
         registry = self.file(
@@ -453,8 +464,11 @@ class VeomniRegistryTest(HelperTest):
         relu = self.file("veomni/ops/relu/__init__.py", source.format(op="relu"))
         registry_file = self.paths[registry]
         unregistered = self.records(
-            "registered-in", [gelu, relu], function="build_ALL_OPS",
-            file=registry_file, file_index=registry,
+            "registered-in",
+            [gelu, relu],
+            function="build_ALL_OPS",
+            file=registry_file,
+            file_index=registry,
         )
         self.assertEqual([r["captures"]["package"] for r in unregistered], ["relu"])
         exports = self.records(

@@ -73,6 +73,8 @@ OPS_MODULE = textwrap.dedent(
     define("wrong_fake", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add,
            lambda x, y, alpha: torch.empty(x.shape[0], dtype=x.dtype, device=x.device))
     define("no_fake", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add, None)
+    define("lenient_fake", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add,
+           lambda x, y, alpha: torch.empty_like(x))
     define("off", "(Tensor x, Tensor y, float alpha) -> Tensor",
            lambda x, y, alpha: scale_add(x, y, alpha) + 1e-2, fake_scale_add)
     define("no_dtype_check", "(Tensor x, Tensor y, float alpha) -> Tensor",
@@ -156,6 +158,12 @@ def scale_add_op(name):
             dict(case("empty", 0, 5, "float32"), what="empty tensors", expect="raise-or-return"),
         ],
     }
+
+
+def with_shape_bad_cases(op):
+    """The op as the fake layer gets it: only the bad cases about shapes."""
+    shapes = [bad for bad in op["bad_cases"] if bad["name"] in ("x-rank-3", "y-mismatch")]
+    return dict(op, bad_cases=shapes)
 
 
 def scale_into_op(name):
@@ -280,10 +288,21 @@ class OpHarnessTest(unittest.TestCase):
             self.assertIs(result["ok"], ok, f"{name}: {result['detail']}")
 
     def test_fake_matches_the_kernel_and_catches_a_wrong_shape(self):
-        self.assert_all(self.run_layer("fake", [scale_add_op("scale_add")]), True)
-        wrong = self.run_layer("fake", [scale_add_op("wrong_fake")])
+        good = self.run_layer("fake", [with_shape_bad_cases(scale_add_op("scale_add"))])
+        self.assert_all(good, True)
+        self.assertIn("the fake rejects x of rank 3", good["x-rank-3"]["detail"])
+        wrong = self.run_layer("fake", [dict(scale_add_op("wrong_fake"), bad_cases=[])])
         self.assert_all(wrong, False)
         self.assertIn("shape [7], expected [7, 33]", wrong["odd"]["detail"])
+
+    def test_fake_must_reject_the_bad_shapes_the_kernel_rejects(self):
+        results = self.run_layer("fake", [with_shape_bad_cases(scale_add_op("lenient_fake"))])
+        self.assertTrue(results["odd"]["ok"], results["odd"]["detail"])
+        self.assertFalse(results["y-mismatch"]["ok"])
+        self.assertIn(
+            "the fake accepts y of another shape, which the kernel rejects (RuntimeError: y: shape",
+            results["y-mismatch"]["detail"],
+        )
 
     def test_parity_measures_the_error(self):
         good = self.run_layer("parity", [scale_add_op("scale_add")])

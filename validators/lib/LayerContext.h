@@ -47,6 +47,7 @@ struct LayerContext {
   /// after build; when empty, HarnessUnavailable says why.
   std::optional<HarnessEnvironment> Harness;
   std::string HarnessUnavailable;
+  bool HaveGpu = false; ///< A CUDA device is here.
 
   void progress(const std::string &Line) const {
     if (Options.Progress)

@@ -143,6 +143,25 @@ std::string notRunnableBecause(const std::string &Layer, const OpRequest &R) {
   return "";
 }
 
+/// The fake layer's bad cases: those about shapes, which the fake must
+/// reject where the kernel does; that needs the kernel, so without a GPU
+/// none, and one skipped check saying so.
+void keepFakeBadCases(const LayerContext &Ctx, OpRequest &R, const std::string &Prefix,
+                      std::vector<CheckResult> &Checks) {
+  json Shapes = json::array();
+  for (const json &Bad : R.Op["bad_cases"])
+    if (isShapeKind(Bad.value("kind", std::string())))
+      Shapes.push_back(Bad);
+  if (!Ctx.HaveGpu && !Shapes.empty()) {
+    Checks.push_back(
+        skipped(Prefix + "bad-shapes",
+                "whether the fake rejects the " + std::to_string(Shapes.size()) +
+                    " bad shape(s) the kernel rejects needs the kernel: " + "no CUDA device here"));
+    Shapes = json::array();
+  }
+  R.Op["bad_cases"] = std::move(Shapes);
+}
+
 LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
                      const ValidationSpec &Spec, const std::string &Layer) {
   std::vector<CheckResult> Checks;
@@ -158,9 +177,11 @@ LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
       Checks.push_back(skipped(Prefix + "spec", Why));
       continue;
     }
+    if (Layer == "fake")
+      keepFakeBadCases(Ctx, R, Prefix, Checks);
     json Request = baseRequest(Ctx);
     size_t Count = R.Op["cases"].size();
-    if (Layer == "boundary")
+    if (Layer == "boundary" || Layer == "fake")
       Count += R.Op["bad_cases"].size();
     Request["ops"] = json::array({R.Op});
     Ctx.progress(Layer + ": " + Op.Name + " (" + std::to_string(Count) + " cases)");

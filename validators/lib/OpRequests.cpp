@@ -148,9 +148,11 @@ private:
   Dims BaseDims;
   json Cases = json::array();
 
-  json &add(const std::string &Name, const std::string &What, const char *Expect = "raise") {
+  json &add(const char *Kind, const std::string &Name, const std::string &What,
+            const char *Expect = "raise") {
     json Case = Base;
     Case["name"] = Name;
+    Case["kind"] = Kind;
     Case["what"] = What;
     Case["expect"] = Expect;
     Case["overrides"] = json::object();
@@ -166,8 +168,9 @@ private:
     if (const DtypeSet *Own = ownDtypes(In))
       for (const char *Dtype : ForeignDtypes)
         if (!llvm::is_contained(Own->Names, Dtype)) {
-          json &Case = add(In.Name + "-" + Dtype, In.Name + " as " + Dtype + " (it accepts " +
-                                                      llvm::join(Own->Names, ", ") + ")");
+          json &Case =
+              add("dtype", In.Name + "-" + Dtype,
+                  In.Name + " as " + Dtype + " (it accepts " + llvm::join(Own->Names, ", ") + ")");
           for (const SpecInput &Other : Op.Inputs)
             if (&Other == &In || (Other.Dtypes.known() && Other.Dtypes.Value.SameAs == In.Name))
               Case["overrides"][Other.Name]["dtype"] = Dtype;
@@ -179,16 +182,16 @@ private:
     if (Shape && In.Shape.Source == ValueSource::Code) {
       std::vector<int64_t> Ranked = *Shape;
       Ranked.insert(Ranked.begin(), 2);
-      add(In.Name + "-rank-" + std::to_string(Ranked.size()),
+      add("rank", In.Name + "-rank-" + std::to_string(Ranked.size()),
           In.Name + " with " + std::to_string(Ranked.size()) + " dims instead of " +
               std::to_string(Shape->size()))["overrides"][In.Name]["shape"] = Ranked;
     }
     if (Shape && !Shape->empty() && Shape->back() >= 2 && In.Contiguous.known() &&
         In.Contiguous.Value)
-      add(In.Name + "-non-contiguous",
+      add("layout", In.Name + "-non-contiguous",
           "a non-contiguous " + In.Name)["overrides"][In.Name]["contiguous"] = false;
     if (In.Device.known() && In.Device.Value == "cuda")
-      add(In.Name + "-on-cpu",
+      add("device", In.Name + "-on-cpu",
           tensorCount() > 1 ? In.Name + " on the CPU, the others on CUDA"
                             : In.Name + " on the CPU")["overrides"][In.Name]["device"] = "cpu";
   }
@@ -211,7 +214,7 @@ private:
       std::optional<std::vector<int64_t>> Shape = concreteShape(*Last, Changed);
       if (!Shape)
         continue;
-      add(Last->Name + "-" + Dim + "-mismatch",
+      add("mismatch", Last->Name + "-" + Dim + "-mismatch",
           Last->Name + " with " + Dim + " = " + std::to_string(Changed[Dim]) +
               " where the other inputs have " +
               std::to_string(BaseDims[Dim]))["overrides"][Last->Name]["shape"] = *Shape;
@@ -223,7 +226,8 @@ private:
       if (In.IsTensor && In.Shape.known())
         for (const std::string &Dim : In.Shape.Value)
           if (!isSize(Dim) && BaseDims.count(Dim)) {
-            json &Case = add("empty-" + Dim, "empty tensors (" + Dim + " = 0)", "raise-or-return");
+            json &Case =
+                add("empty", "empty-" + Dim, "empty tensors (" + Dim + " = 0)", "raise-or-return");
             Case["dims"][Dim] = 0;
             return;
           }
@@ -237,7 +241,7 @@ private:
         continue;
       }
       if (std::optional<Dims> Broken = breaking(*E)) {
-        json &Case = add("breaks-" + std::to_string(&C - Op.Constraints.data() + 1),
+        json &Case = add("constraint", "breaks-" + std::to_string(&C - Op.Constraints.data() + 1),
                          describe(*Broken) + " breaks `" + C.Value + "`");
         Case["dims"] = *Broken;
       }
@@ -349,6 +353,10 @@ OpRequest opRequest(const SpecOp &Op) {
   J["bad_cases"] = J["cases"].empty() ? json::array() : BadCases(Op, J["cases"].front()).make();
   R.Missing = missingParts(Op);
   return R;
+}
+
+bool isShapeKind(const std::string &Kind) {
+  return Kind == "rank" || Kind == "mismatch" || Kind == "constraint";
 }
 
 } // namespace opmig::validate

@@ -148,6 +148,7 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
   Ctx.Nvcc = findNvcc(Ctx.Toolchain.CudaPath);
   ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, {}, {}};
   bool HaveGpu = haveCudaDevice();
+  Ctx.HaveGpu = HaveGpu;
   for (const LayerInfo &Info : allLayers()) {
     bool Asked = llvm::is_contained(Options.Layers, Info.Name);
     // Every later layer needs the build, reported or not.

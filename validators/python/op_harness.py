@@ -21,7 +21,8 @@ the next case needs a fresh one. When the domain does not load, the only
 line is `{"event": "fatal", "detail": ...}` (status 4).
 
 Layers: api (the registration: ops, schemas, kernels, the Python surface,
-opcheck), fake (the fake/meta path against the kernel or the reference),
+opcheck), fake (the fake/meta path against the kernel or the reference, and
+its bad cases: a bad shape the kernel rejects, the fake must reject too),
 smoke (each case runs; outputs have the right shape, dtype and device, and
 no NaN/Inf where the reference has none), parity (outputs match the
 reference within tolerance) and boundary (bad inputs raise cleanly; valid
@@ -416,7 +417,33 @@ def layer_fake(request, torch):
             return False, "the fake differs from " + against + ": " + "; ".join(problems), {}
         return True, "the fake gives the shapes and dtypes of " + against, {}
 
-    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
+    def rejects(case):
+        with FakeTensorMode():
+            fake_arguments = Arguments(torch, op, case, device)
+            try:
+                packet(*fake_arguments.values)
+            except Exception as error:  # noqa: BLE001 - any rejection will do
+                return True, f"the fake rejects {case['what']}: {describe(error)}", {}
+        # The fake accepts it: wrong only if the kernel does not.
+        arguments = Arguments(torch, op, case, device)
+        try:
+            call(torch, packet, arguments, device)
+        except CLEAN_ERRORS as error:
+            return (
+                False,
+                f"the fake accepts {case['what']}, which the kernel rejects "
+                f"({describe(error)}): a compiled graph would fail only when it runs",
+                {},
+            )
+        return None, f"the fake and the kernel both accept {case['what']} (boundary judges it)", {}
+
+    cases = op["cases"] + op.get("bad_cases", [])
+    run_cases(
+        cases,
+        request.get("start", 0),
+        lambda case: (rejects if "what" in case else body)(case),
+        request.get("stop"),
+    )
 
 
 def layer_smoke(request, torch):

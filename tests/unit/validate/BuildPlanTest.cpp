@@ -62,10 +62,12 @@ TEST(BuildPlanTest, TheExtensionsArchHelperBecomesTheRequestedArchs) {
             Plan.KeyedFiles.end());
 }
 
-TEST(BuildPlanTest, OnlyGenericAndCacheDitAreBuilt) {
+TEST(BuildPlanTest, EveryKnownProfileIsBuiltAndNoOther) {
   EXPECT_TRUE(canBuildProfile("generic"));
   EXPECT_TRUE(canBuildProfile("cache-dit"));
-  EXPECT_FALSE(canBuildProfile("veomni"));
+  EXPECT_TRUE(canBuildProfile("veomni"));
+  EXPECT_FALSE(canBuildProfile("flashinfer"));
+  EXPECT_FALSE(canBuildProfile(""));
 }
 
 } // namespace

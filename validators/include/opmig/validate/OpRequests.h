@@ -11,7 +11,9 @@
 //              tensor with a dtype it does not accept, one more dim (where
 //              the code checks the rank), a dim that disagrees with another
 //              input's, a non-contiguous view, the CPU instead of CUDA,
-//              empty tensors, and dims that break each constraint.
+//              empty tensors, and dims that break each constraint; each
+//              with its `kind` (dtype, rank, mismatch, layout, device,
+//              empty, constraint): the fake layer takes the shape kinds.
 //
 //===----------------------------------------------------------------------===//
 
@@ -33,6 +35,10 @@ struct OpRequest {
 };
 
 OpRequest opRequest(const SpecOp &Op);
+
+/// Whether a bad case of `Kind` is about shapes (rank, mismatch,
+/// constraint): one a fake must reject where the kernel does.
+bool isShapeKind(const std::string &Kind);
 
 } // namespace opmig::validate
 
