@@ -62,6 +62,7 @@ OPS = textwrap.dedent(
         torch._check(y.shape == x.shape, lambda: f"y: shape {tuple(y.shape)} is not x's")
         torch._check(y.dtype == x.dtype, lambda: "y: dtype differs from x's")
         torch._check(x.is_contiguous() and y.is_contiguous(), lambda: "x, y: not contiguous")
+        torch._check(x.device == y.device, lambda: "x, y: on two devices")
 
 
     def scale_add(x, y, alpha):
@@ -391,6 +392,14 @@ class GeneratedTestsRunTheSpec(unittest.TestCase):
         state, message = results["test_fake_gives_the_kernels_shapes[wrong_fake/odd/float32]"]
         self.assertEqual(state, "failure")
         self.assertIn("result[0]: shape [33], expected [7, 33]", message)
+
+    def test_on_a_gpu_a_cuda_spec_runs_every_layer_there(self):
+        results = self.run_spec(spec(scale_add_op("scale_add", "cuda"), scale_into_op("cuda")))
+        smoke = results["test_smoke_runs_each_case[scale_add/odd/float32]"]
+        if smoke == ("skipped", "needs a CUDA GPU"):
+            self.skipTest("skipped: no CUDA GPU for the kernel layers of a cuda spec")
+        self.assert_states(results, "test_", "passed")
+        self.assertIn("test_boundary_bad_input_raises[scale_into/out-on-cpu]", results)
 
     def test_what_the_spec_leaves_to_fill_skips_with_where(self):
         no_reference = scale_add_op("scale_add", "cpu", reference=None)
