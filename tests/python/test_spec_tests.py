@@ -95,10 +95,6 @@ CACHE_DIT_MODULE = OPS + textwrap.dedent(
     """\
     for _name in OPS:
         globals()[_name] = getattr(torch.ops.spec_t, _name)
-
-
-    def attn_extension_is_available():
-        return True
     """
 )
 VEOMNI_MODULE = OPS + textwrap.dedent(
@@ -279,6 +275,7 @@ class GeneratedTestsRunTheSpec(unittest.TestCase):
                 "src/cache_dit/__init__.py": "",
                 "src/cache_dit/kernels/__init__.py": "",
                 "src/cache_dit/kernels/_attn.py": CACHE_DIT_MODULE,
+                "src/cache_dit/_C_attn.py": "",  # the extension, built
                 "csrc/kernels/attn/reference_ops.py": REFERENCE,
             }
             spec_path, golden, test = "csrc/kernels/attn", CACHE_DIT_TEST, "tests/kernels"

@@ -34,13 +34,13 @@ def ops_missing():
 
 
 def kernels_missing():
-    """Why the kernels cannot run here, or None."""
-    if domain_module.attn_extension_is_available():
-        return None
-    return (
-        "cache_dit._C_attn is not built: "
-        "CACHE_DIT_BUILD_ATTN=1 pip install -e . --no-build-isolation"
-    )
+    """Why the kernels cannot run here, or None: while cache_dit._C_attn does not import."""
+    try:
+        importlib.import_module("cache_dit._C_attn")
+    except ImportError as error:
+        command = "CACHE_DIT_BUILD_ATTN=1 pip install -e . --no-build-isolation"
+        return f"cache_dit._C_attn is not built ({error}): {command}"
+    return None
 
 
 # --- The spec's cases, the same in every profile from here on. ---------------------------------
