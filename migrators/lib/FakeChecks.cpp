@@ -143,12 +143,12 @@ private:
 
   void ranks(const SpecInput &In) {
     std::string Rank = std::to_string(In.Shape.Value.size());
-    Checks.push_back(makeCheck({rank(In.Name).Python + " == " + Rank, rank(In.Name).Cpp + " == " + Rank},
-                               start()
-                                   .text(In.Name + " must have " + Rank +
-                                         (Rank == "1" ? " dim" : " dims") + ", got ")
-                                   .value(rank(In.Name))
-                                   .text(checkedAt(In.Shape.At))));
+    Checks.push_back(makeCheck(
+        {rank(In.Name).Python + " == " + Rank, rank(In.Name).Cpp + " == " + Rank},
+        start()
+            .text(In.Name + " must have " + Rank + (Rank == "1" ? " dim" : " dims") + ", got ")
+            .value(rank(In.Name))
+            .text(checkedAt(In.Shape.At))));
   }
 
   void sizes(const SpecInput &In) {
@@ -156,23 +156,22 @@ private:
       const std::string &Dim = In.Shape.Value[I];
       Code Here = size(In.Name, I);
       if (isSize(Dim)) {
-        Checks.push_back(makeCheck({Here.Python + " == " + Dim, Here.Cpp + " == " + Dim},
-                                   start()
-                                       .text(Here.Python + " must be " + Dim + ", got ")
-                                       .value(Here)));
+        Checks.push_back(
+            makeCheck({Here.Python + " == " + Dim, Here.Cpp + " == " + Dim},
+                      start().text(Here.Python + " must be " + Dim + ", got ").value(Here)));
         continue;
       }
       auto [It, New] = First.try_emplace(Dim, In.Name, I);
       if (New)
         continue;
       Code There = size(It->second.first, It->second.second);
-      Checks.push_back(makeCheck({Here.Python + " == " + There.Python, Here.Cpp + " == " + There.Cpp},
-                                 start()
-                                     .text(Here.Python + " must equal " + There.Python + " (dim " +
-                                           Dim + "), got ")
-                                     .value(Here)
-                                     .text(" and ")
-                                     .value(There)));
+      Checks.push_back(makeCheck(
+          {Here.Python + " == " + There.Python, Here.Cpp + " == " + There.Cpp},
+          start()
+              .text(Here.Python + " must equal " + There.Python + " (dim " + Dim + "), got ")
+              .value(Here)
+              .text(" and ")
+              .value(There)));
     }
   }
 

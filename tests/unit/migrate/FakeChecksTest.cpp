@@ -57,8 +57,8 @@ class FakeChecksTest : public test::EntrySignatureTest,
                        public ::testing::WithParamInterface<ChecksCase> {
 protected:
   std::vector<FakeCheck> checks(const std::string &Params, const std::string &Body) {
-    return derive("#include <torch/all.h>\n#include <stdexcept>\nat::Tensor f(" + Params +
-                  ") {\n" + Body + "  return at::empty_like(x);\n}\n")
+    return derive("#include <torch/all.h>\n#include <stdexcept>\nat::Tensor f(" + Params + ") {\n" +
+                  Body + "  return at::empty_like(x);\n}\n")
         .FakeChecks;
   }
 };
