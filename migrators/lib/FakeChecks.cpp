@@ -9,6 +9,7 @@
 #include "llvm/Support/Format.h"
 
 #include <map>
+#include <optional>
 
 namespace opmig::migrate {
 
