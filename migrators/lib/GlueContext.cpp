@@ -29,6 +29,17 @@ std::string scopedDeclaration(llvm::StringRef Namespace, const std::string &Decl
          Namespace.str();
 }
 
+/// The fake's shape checks, for templates to lay out in either language.
+json fakeChecks(const OpSignature &Sig) {
+  json Checks = json::array();
+  for (const FakeCheck &Check : Sig.FakeChecks)
+    Checks.push_back({{"python_condition", Check.PythonCondition},
+                      {"python_message", Check.PythonMessage},
+                      {"cpp_condition", Check.CppCondition},
+                      {"cpp_message", Check.CppMessage}});
+  return Checks;
+}
+
 json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
   json Params = json::array(), TensorParams = json::array();
   std::vector<std::string> PyParams, PyArgs, AdapterArgs;
@@ -73,6 +84,7 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
       {"fake_derived", Sig.FakeDerived},
       {"fake_python", Sig.FakePython},
       {"fake_cpp", Sig.FakeCpp},
+      {"fake_checks", fakeChecks(Sig)},
       {"fake_reason", Sig.FakeReason}};
 }
 

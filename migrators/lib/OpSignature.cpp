@@ -1,5 +1,6 @@
 #include "opmig/migrate/OpSignature.h"
 
+#include "FakeChecks.h"
 #include "FakeDerivation.h"
 #include "SchemaTypes.h"
 #include "SpecDerivation.h"
@@ -226,6 +227,7 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const E
                        "`(a!)` marks, torch.compile and functionalization treat it as doing "
                        "nothing; declare its outputs";
   Sig.Validation = deriveSpecOp({&Function, &Sig, Fake.ReturnedParams, Job.SourceRoot}, Ctx);
+  Sig.FakeChecks = deriveFakeChecks(Sig.Validation);
   Sig.FakeDerived = Fake.Derived;
   Sig.FakeReason = std::move(Fake.Reason);
   Sig.FakePython = std::move(Fake.Python);

@@ -4,6 +4,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSwitch.h"
 
 #include <set>
 
@@ -280,6 +281,59 @@ llvm::Expected<int64_t> evaluate(const Node &N, const std::map<std::string, int6
   return arithmetic(N.Text, *L, *R);
 }
 
+/// How tightly a node binds: `||` loosest, names and numbers tightest.
+int precedence(const Node &N) {
+  if (N.K == Node::Number || N.K == Node::Name)
+    return 7;
+  if (N.K == Node::Negate)
+    return 6;
+  return llvm::StringSwitch<int>(N.Text)
+      .Case("||", 1)
+      .Case("&&", 2)
+      .Cases({"+", "-"}, 4)
+      .Cases({"*", "/", "%"}, 5)
+      .Default(3); // A comparison.
+}
+
+struct Printer {
+  SpecExpression::Syntax Lang;
+  const std::function<std::string(llvm::StringRef)> &Spell;
+
+  std::string op(const std::string &Op) const {
+    if (Lang == SpecExpression::Syntax::Cpp)
+      return Op;
+    return llvm::StringSwitch<std::string>(Op)
+        .Case("&&", "and")
+        .Case("||", "or")
+        .Case("/", "//")
+        .Default(Op);
+  }
+
+  /// `N`, in parentheses when it binds less tightly than `Least`.
+  std::string operand(const Node &N, int Least) const {
+    std::string Text = print(N);
+    return precedence(N) < Least ? "(" + Text + ")" : Text;
+  }
+
+  std::string print(const Node &N) const {
+    switch (N.K) {
+    case Node::Number:
+      return std::to_string(N.Value);
+    case Node::Name:
+      return Spell ? Spell(N.Text) : N.Text;
+    case Node::Negate:
+      // `-(-D)`, never `--D` (a decrement in C++).
+      return "-" + operand(*N.Left, N.Left->K == Node::Negate ? 7 : 6);
+    case Node::Binary:
+      break;
+    }
+    // Left-associative: a right operand of the same precedence needs
+    // parentheses (`a - (b - c)`); comparisons do not chain.
+    int Own = precedence(N);
+    return operand(*N.Left, Own) + " " + op(N.Text) + " " + operand(*N.Right, Own + 1);
+  }
+};
+
 } // namespace
 
 llvm::Expected<SpecExpression> SpecExpression::parse(llvm::StringRef Text) {
@@ -295,6 +349,11 @@ std::vector<std::string> SpecExpression::names() const {
   std::set<std::string> Names;
   collectNames(*Root, Names);
   return {Names.begin(), Names.end()};
+}
+
+std::string SpecExpression::print(Syntax Lang,
+                                  const std::function<std::string(llvm::StringRef)> &Spell) const {
+  return Printer{Lang, Spell}.print(*Root);
 }
 
 llvm::Expected<bool> SpecExpression::holds(const std::map<std::string, int64_t> &Dims) const {

@@ -148,5 +148,97 @@ TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
   EXPECT_EQ(Compiled.ExitCode, 0) << Compiled.Stdout << Compiled.Stderr;
 }
 
+/// What tests/python/fake_shapes.py prints for the spec_checks rms_norm
+/// whose fake or Meta kernel migrate generated: symbolic sizes pass; a bad
+/// rank, two shared dims that disagree and a size that breaks `hidden % 8
+/// == 0` are rejected, as the upstream's TORCH_CHECKs reject them.
+const char *const SpecChecksFakeShapes =
+    "symbolic trace passes\n"
+    "accepts ((4, 16), (4, 16), (16,))\n"
+    "rejects ((4, 16), (4, 16, 1), (16,)) | rms_norm: x must have 2 dims, got 3 (checked at "
+    "upstream csrc/norm.cpp:14:3)\n"
+    "rejects ((4, 16), (4, 16), (8,)) | rms_norm: w.size(0) must equal out.size(1) (dim hidden), "
+    "got 8 and 16\n"
+    "rejects ((3, 16), (4, 16), (16,)) | rms_norm: x.size(0) must equal out.size(0) (dim rows), "
+    "got 4 and 3\n"
+    "rejects ((4, 12), (4, 12), (12,)) | rms_norm: hidden % 8 == 0 must hold, got hidden = 12 "
+    "(checked at upstream csrc/norm.cpp:20:3)\n";
+
+MigrationCase specChecksInto(const std::string &Profile, const std::string &Target) {
+  return {"spec_checks_" + Profile,
+          "tests/fixtures/upstream/spec_checks",
+          {"rms_norm"},
+          "tests/fixtures/targets/" + Target,
+          Profile,
+          "spec"};
+}
+
+/// fake_shapes.py with the pinned torch and `Path` on the module path.
+ToolResult fakeShapes(const std::string &Namespace, const std::string &Load,
+                      const std::string &Path = "") {
+  return runProgram({"/usr/bin/env", "python3",
+                     std::string(OPMIG_SOURCE_DIR) + "/tests/python/fake_shapes.py", Namespace,
+                     Load},
+                    {"PYTHONPATH=" + torchDir() + (Path.empty() ? "" : ":" + Path)});
+}
+
+/// The Python fakes of cache-dit and veomni reject what the entry rejects,
+/// under FakeTensorMode, and take torch.compile's symbolic sizes.
+TEST_F(RealTorch, PythonFakesRejectTheShapesTheEntryRejects) {
+  struct Profile {
+    std::string Name, Target, Namespace, Module, Path;
+  };
+  for (const Profile &P :
+       {Profile{"cache-dit", "cache_dit_like", "cache_dit_cuda_ops", "cache_dit.kernels._spec",
+                "src"},
+        Profile{"veomni", "veomni_like", "veomni_ops", "veomni.ops.spec.cuda_impl", ""}}) {
+    MigrationCase C = specChecksInto(P.Name, P.Target);
+    MigrationSandbox Box(C);
+    ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+    ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+    ToolResult Shapes = fakeShapes(P.Namespace, P.Module, Box.Target + "/" + P.Path);
+    EXPECT_EQ(Shapes.ExitCode, 0) << P.Name << ": " << Shapes.Stderr;
+    EXPECT_EQ(Shapes.Stdout, SpecChecksFakeShapes) << P.Name;
+  }
+}
+
+/// The generic profile's Meta kernel does the same in C++: the migrated
+/// domain (host code only, no kernel to compile with nvcc) built against
+/// the real torch and loaded.
+TEST_F(RealTorch, MetaKernelsRejectTheShapesTheEntryRejects) {
+  MigrationCase C = specChecksInto("generic", "generic_like");
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  std::string Include = torchDir() + "/torch/include", Lib = torchDir() + "/torch/lib";
+  std::string Domain = Box.Target + "/kernels/spec", Library = Box.Target + "/libspec.so";
+  ToolResult Built = runProgram({OPMIG_CLANGXX,
+                                 "-std=c++20",
+                                 "-shared",
+                                 "-fPIC",
+                                 "-O0",
+                                 "-isystem",
+                                 Include,
+                                 "-isystem",
+                                 Include + "/torch/csrc/api/include",
+                                 "-I",
+                                 Box.Target + "/kernels",
+                                 Domain + "/spec.cpp",
+                                 Domain + "/norm.cpp",
+                                 Domain + "/launch.cpp",
+                                 "-L",
+                                 Lib,
+                                 "-Wl,-rpath," + Lib,
+                                 "-ltorch",
+                                 "-ltorch_cpu",
+                                 "-lc10",
+                                 "-o",
+                                 Library});
+  ASSERT_EQ(Built.ExitCode, 0) << Built.Stdout << Built.Stderr;
+  ToolResult Shapes = fakeShapes("opmig_spec", Library);
+  EXPECT_EQ(Shapes.ExitCode, 0) << Shapes.Stderr;
+  EXPECT_EQ(Shapes.Stdout, SpecChecksFakeShapes);
+}
+
 } // namespace
 } // namespace opmig::test

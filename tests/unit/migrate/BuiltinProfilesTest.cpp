@@ -163,6 +163,15 @@ json mergeAttnStates(const std::string &Namespace) {
           {"fake_cpp", "return {at::empty_like(v_a), at::empty({v_a.size(0), v_a.size(1)}, "
                        "lse_a.options())};"},
           {"fake_reason", ""},
+          {"fake_checks",
+           {{{"python_condition", "v_a.dim() == 3"},
+             {"python_message", "f\"merge_attn_states: v_a must have 3 dims, got {v_a.dim()}\""},
+             {"cpp_condition", "v_a.dim() == 3"},
+             {"cpp_message", "\"merge_attn_states: v_a must have 3 dims, got \", v_a.dim()"}},
+            {{"python_condition", "v_b.size(0) == v_a.size(0)"},
+             {"python_message", "f\"merge_attn_states: v_b.size(0) must equal v_a.size(0)\""},
+             {"cpp_condition", "v_b.size(0) == v_a.size(0)"},
+             {"cpp_message", "\"merge_attn_states: v_b.size(0) must equal v_a.size(0)\""}}}},
           {"first", true},
           {"last", false}};
 }
@@ -210,6 +219,7 @@ json scatterTokens(const std::string &Namespace) {
       {"fake_python", ""},
       {"fake_cpp", ""},
       {"fake_reason", "the output size depends on the values of index"},
+      {"fake_checks", json::array()},
       {"first", false},
       {"last", true}};
 }
@@ -437,6 +447,16 @@ TEST_F(BuiltinProfilesTest, CacheDitModuleLoadsValidatesFakesAndWraps) {
   EXPECT_TRUE(contains(Module, "def _fake_merge_attn_states(v_a: torch.Tensor, lse_a: "
                                "torch.Tensor, v_b: torch.Tensor, lse_b: torch.Tensor) -> "
                                "tuple[torch.Tensor, torch.Tensor]:\n"
+                               "    torch._check(\n"
+                               "        v_a.dim() == 3,\n"
+                               "        lambda: f\"merge_attn_states: v_a must have 3 dims, got "
+                               "{v_a.dim()}\",\n"
+                               "    )\n"
+                               "    torch._check(\n"
+                               "        v_b.size(0) == v_a.size(0),\n"
+                               "        lambda: f\"merge_attn_states: v_b.size(0) must equal "
+                               "v_a.size(0)\",\n"
+                               "    )\n"
                                "    return (torch.empty_like(v_a), torch.empty((v_a.shape[0], "
                                "v_a.shape[1]), dtype=lse_a.dtype, device=lse_a.device))\n"));
   EXPECT_TRUE(contains(Module, "    raise NotImplementedError(\n"
@@ -572,6 +592,11 @@ TEST_F(BuiltinProfilesTest, VeomniOpDirectoryFollowsThePointerPattern) {
   EXPECT_TRUE(contains(Impl, "torch.library.define(\"veomni_ops::merge_attn_states\", "));
   EXPECT_TRUE(contains(Impl, "@torch.library.register_fake(\"veomni_ops::scatter_tokens\")\n"
                              "def _fake_scatter_tokens("));
+  EXPECT_TRUE(contains(Impl, "    torch._check(\n"
+                             "        v_a.dim() == 3,\n"
+                             "        lambda: f\"merge_attn_states: v_a must have 3 dims, got "
+                             "{v_a.dim()}\",\n"
+                             "    )\n"));
   EXPECT_TRUE(contains(read("veomni/ops/attn/csrc/attn.cpp"),
                        "#include \"attn.h\"\n\nPYBIND11_MODULE(veomni_attn_cuda, m) {\n"));
   EXPECT_TRUE(contains(read("veomni/ops/attn/csrc/attn.h"), "namespace veomni::ops::attn {\n"));
@@ -636,6 +661,15 @@ TEST_F(BuiltinProfilesTest, GenericOutputParsesAndRegistersCudaAndMetaKernels) {
   EXPECT_TRUE(contains(Registration, "TORCH_LIBRARY_IMPL(opmig_attn, Meta, m) {\n"
                                      "  m.impl(\"merge_attn_states\", "
                                      "TORCH_FN(meta_kernels::merge_attn_states));\n"));
+  // The Meta kernel checks the shapes the kernel checks before it allocates.
+  EXPECT_TRUE(contains(Registration, "  (void)lse_b;\n"
+                                     "  TORCH_CHECK(v_a.dim() == 3,\n"
+                                     "              \"merge_attn_states: v_a must have 3 dims, "
+                                     "got \", v_a.dim());\n"
+                                     "  TORCH_CHECK(v_b.size(0) == v_a.size(0),\n"
+                                     "              \"merge_attn_states: v_b.size(0) must equal "
+                                     "v_a.size(0)\");\n"
+                                     "  return {at::empty_like(v_a)"));
   EXPECT_TRUE(contains(Registration, "  TORCH_CHECK(false, \"fake not implemented for "
                                      "opmig_attn::scatter_tokens: the output size depends on the "
                                      "values of index\");\n"));

@@ -13,23 +13,15 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "EntrySignature.h"
 #include "nlohmann/json.hpp"
-#include "opmig/analyze/CompileFlags.h"
-#include "opmig/migrate/OpSignature.h"
-#include "opmig/support/Toolchain.h"
 
-#include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Path.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
 namespace opmig::migrate {
 namespace {
-
-const std::string StubsDir = std::string(OPMIG_FIXTURES_DIR) + "/stubs/include";
 
 struct DerivationCase {
   const char *Name;
@@ -70,54 +62,13 @@ std::string describe(const SpecOp &Op) {
   return Out;
 }
 
-class SpecDerivationTest : public ::testing::TestWithParam<DerivationCase> {
+class SpecDerivationTest : public test::EntrySignatureTest,
+                           public ::testing::WithParamInterface<DerivationCase> {
 protected:
-  void SetUp() override {
-    llvm::SmallString<128> Created, Real;
-    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("opmig-spec", Created));
-    ASSERT_FALSE(llvm::sys::fs::real_path(Created, Real));
-    Root = std::string(Real);
-  }
-  void TearDown() override { llvm::sys::fs::remove_directories(Root); }
-
-  /// The signature of `f` defined in `Text`, as ops.cpp.
-  OpSignature derive(const std::string &Text) {
-    std::error_code EC;
-    {
-      llvm::raw_fd_ostream OS(Root + "/ops.cpp", EC);
-      OS << Text;
-    }
-    SignatureRequest Request;
-    Request.SourceRoot = Root;
-    analyze::ResolvedEntry Entry;
-    Entry.Requested = Entry.Function = "f";
-    Entry.Via = "function";
-    Entry.Loc.File = "ops.cpp";
-    llvm::SmallVector<llvm::StringRef> Lines;
-    llvm::StringRef(Text).split(Lines, '\n');
-    for (size_t I = 0; I < Lines.size(); ++I)
-      if (Lines[I].contains(" f("))
-        Entry.Loc.Line = I + 1;
-    Request.Entries = {Entry};
-    Request.OpNames = {"f"};
-    std::vector<std::string> Flags =
-        analyze::commonClangFlags(opmig::findToolchain("", {StubsDir}));
-    Flags.insert(Flags.end(), {"-std=c++17", "-isystem", StubsDir});
-    Request.TUFlags["ops.cpp"] = Flags;
-    llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
-    if (!Sigs) {
-      ADD_FAILURE() << llvm::toString(Sigs.takeError());
-      return {};
-    }
-    return Sigs->front();
-  }
-
   static std::string source(const DerivationCase &C) {
     return std::string("#include <torch/all.h>\n#include <stdexcept>\n") + "at::Tensor f(" +
            C.Params + ") {\n" + C.Body + "  return at::empty_like(x);\n}\n";
   }
-
-  std::string Root;
 };
 
 TEST_P(SpecDerivationTest, Derives) {

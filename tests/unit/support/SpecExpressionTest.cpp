@@ -85,5 +85,53 @@ TEST(SpecExpressionTest, LengthAndDepthAreBounded) {
   EXPECT_EQ(parseError(std::string(40, '-') + "D == 1"), "column 33: nested deeper than 32 levels");
 }
 
+/// `Text` parsed and printed in `Lang`, each dim spelled by `Spell`.
+std::string printed(llvm::StringRef Text, SpecExpression::Syntax Lang = SpecExpression::Syntax::Cpp,
+                    const std::function<std::string(llvm::StringRef)> &Spell = {}) {
+  llvm::Expected<SpecExpression> E = SpecExpression::parse(Text);
+  if (!E)
+    return "parse: " + llvm::toString(E.takeError());
+  return E->print(Lang, Spell);
+}
+
+TEST(SpecExpressionTest, PrintsWithTheParenthesesPrecedenceNeeds) {
+  EXPECT_EQ(printed("D%8==0"), "D % 8 == 0");
+  EXPECT_EQ(printed("((D % 8)) == (0)"), "D % 8 == 0");
+  EXPECT_EQ(printed("B * (H + 1) == 8"), "B * (H + 1) == 8");
+  EXPECT_EQ(printed("(B * H) + 1 == 7"), "B * H + 1 == 7");
+  EXPECT_EQ(printed("10 - (4 - 3) == 9"), "10 - (4 - 3) == 9");
+  EXPECT_EQ(printed("(10 - 4) - 3 == 3"), "10 - 4 - 3 == 3");
+  EXPECT_EQ(printed("D / (H / 2) == 1"), "D / (H / 2) == 1");
+  EXPECT_EQ(printed("-(-D) < 0"), "-(-D) < 0");
+  EXPECT_EQ(printed("-(D + 1) < 0"), "-(D + 1) < 0");
+  EXPECT_EQ(printed("(H > 1 || H < 0) && H != 5"), "(H > 1 || H < 0) && H != 5");
+  EXPECT_EQ(printed("H > 1 || (H < 0 && H != 5)"), "H > 1 || H < 0 && H != 5");
+}
+
+TEST(SpecExpressionTest, PrintsPythonAndSpellsTheDims) {
+  auto Size = [](llvm::StringRef Name) {
+    return "x.size(" + std::string(Name == "D" ? "1" : "0") + ")";
+  };
+  EXPECT_EQ(printed("D % 8 == 0", SpecExpression::Syntax::Python, Size), "x.size(1) % 8 == 0");
+  EXPECT_EQ(printed("D / 2 >= B && (B > 1 || D < 0)", SpecExpression::Syntax::Python, Size),
+            "x.size(1) // 2 >= x.size(0) and (x.size(0) > 1 or x.size(1) < 0)");
+  EXPECT_EQ(printed("D / 2 >= B", SpecExpression::Syntax::Cpp, Size), "x.size(1) / 2 >= x.size(0)");
+}
+
+TEST(SpecExpressionTest, WhatItPrintsMeansTheSame) {
+  const char *Texts[] = {"B * (H + 1) == 8",
+                         "10 - (4 - 3) == B",
+                         "-(-D) < H % 3",
+                         "(H > 1 || H < 0) && H != 5",
+                         "H > 1 || (H < 0 && H != 5)",
+                         "D / (H / 2) == 1 || D - B - H > 0"};
+  for (const char *Text : Texts)
+    for (int64_t D : {0, 1, 7, 64})
+      for (int64_t H : {2, 5, 9}) {
+        std::map<std::string, int64_t> Dims{{"B", 3}, {"D", D}, {"H", H}};
+        EXPECT_EQ(truth(printed(Text), Dims), truth(Text, Dims)) << Text;
+      }
+}
+
 } // namespace
 } // namespace opmig

@@ -61,6 +61,18 @@ struct OpParam {
   std::string BoxedCppType, AdapterArg;
 };
 
+/// A shape check a generated fake makes before it allocates
+/// (FakeChecks.h): a condition over the parameters, and the message when it
+/// fails, in Python (for `torch._check`) and C++ (for `TORCH_CHECK`).
+struct FakeCheck {
+  std::string PythonCondition; ///< `x.size(1) % 8 == 0`
+  /// A Python string expression (an f-string): `f"f: ... got {x.size(1)}"`.
+  std::string PythonMessage;
+  std::string CppCondition; ///< `x.size(1) % 8 == 0`
+  /// TORCH_CHECK's message arguments: `"f: ... got ", x.size(1)`.
+  std::string CppMessage;
+};
+
 struct OpSignature {
   std::string OpName;      ///< Registered op name, e.g. `merge_attn_states`.
   std::string CppFunction; ///< Upstream qualified function name.
@@ -93,6 +105,10 @@ struct OpSignature {
   /// The op's starting entry in the validation spec: what the signature
   /// and the body's checks tell (SpecDerivation.h), TODO for the rest.
   SpecOp Validation;
+  /// The shape checks of its fake, from what `Validation` read from the
+  /// code (ranks, shared and literal sizes, constraints), so that the fake
+  /// rejects the shapes the kernel rejects.
+  std::vector<FakeCheck> FakeChecks;
 };
 
 struct SignatureRequest {

@@ -17,6 +17,9 @@
 // constraint is a truth value (`D % 8 == 0`, `H <= 128 && D % 8 == 0`).
 // Arithmetic is on int64 and fails on overflow and on division by zero.
 //
+// print() writes a constraint back as C++ or Python source, each dim spelled
+// as the caller says (`x.size(1) % 8 == 0`), for checks generated from it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef OPMIG_SUPPORT_SPECEXPRESSION_H
@@ -26,6 +29,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -49,6 +53,21 @@ public:
   /// Its truth for the dims' values; an error names a dim without a value,
   /// an overflow or a division by zero.
   llvm::Expected<bool> holds(const std::map<std::string, int64_t> &Dims) const;
+
+  /// The languages print() writes.
+  enum class Syntax {
+    Cpp,    ///< As parsed: C++'s operators mean the grammar's.
+    Python, ///< `and`, `or`, and `//` for `/`.
+  };
+
+  /// The expression as source text of `Lang`, each dim spelled by `Spell`
+  /// (its name when `Spell` is empty), with parentheses only where the
+  /// operators' precedence needs them. `Spell` must return an operand that
+  /// binds as tightly as a call (`x.size(1)`). Python's `//` and `%` round
+  /// towards minus infinity, C++'s towards zero: the two agree while the
+  /// operands are not negative, as sizes are.
+  std::string print(Syntax Lang = Syntax::Cpp,
+                    const std::function<std::string(llvm::StringRef)> &Spell = {}) const;
 
   struct Node;
 

@@ -102,6 +102,10 @@ def _row_sum(x: torch.Tensor, out: torch.Tensor, mean: torch.Tensor | None) -> N
 
 @torch.library.register_fake("cache_dit_cuda_ops::row_sum")
 def _fake_row_sum(x: torch.Tensor, out: torch.Tensor, mean: torch.Tensor | None) -> None:
+    torch._check(
+        x.dim() == 2,
+        lambda: f"row_sum: x must have 2 dims, got {x.dim()} (checked at upstream csrc/out_ops.cu:49:3)",
+    )
     return None
 
 

@@ -70,6 +70,50 @@ def _merge_attn_states(v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor
 
 @torch.library.register_fake("cache_dit_cuda_ops::merge_attn_states")
 def _fake_merge_attn_states(v_a: torch.Tensor, lse_a: torch.Tensor, v_b: torch.Tensor, lse_b: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    torch._check(
+        v_a.dim() == 3,
+        lambda: f"merge_attn_states: v_a must have 3 dims, got {v_a.dim()} (checked at upstream csrc/attention/merge_attn_states.cu:17:3)",
+    )
+    torch._check(
+        lse_a.dim() == 2,
+        lambda: f"merge_attn_states: lse_a must have 2 dims, got {lse_a.dim()} (checked at upstream csrc/attention/merge_attn_states.cu:28:3)",
+    )
+    torch._check(
+        v_b.dim() == 3,
+        lambda: f"merge_attn_states: v_b must have 3 dims, got {v_b.dim()} (checked at upstream csrc/attention/merge_attn_states.cu:25:3)",
+    )
+    torch._check(
+        lse_b.dim() == 2,
+        lambda: f"merge_attn_states: lse_b must have 2 dims, got {lse_b.dim()} (checked at upstream csrc/attention/merge_attn_states.cu:30:3)",
+    )
+    torch._check(
+        lse_a.size(0) == v_a.size(0),
+        lambda: f"merge_attn_states: lse_a.size(0) must equal v_a.size(0) (dim tokens), got {lse_a.size(0)} and {v_a.size(0)}",
+    )
+    torch._check(
+        lse_a.size(1) == v_a.size(1),
+        lambda: f"merge_attn_states: lse_a.size(1) must equal v_a.size(1) (dim heads), got {lse_a.size(1)} and {v_a.size(1)}",
+    )
+    torch._check(
+        v_b.size(0) == v_a.size(0),
+        lambda: f"merge_attn_states: v_b.size(0) must equal v_a.size(0) (dim tokens), got {v_b.size(0)} and {v_a.size(0)}",
+    )
+    torch._check(
+        v_b.size(1) == v_a.size(1),
+        lambda: f"merge_attn_states: v_b.size(1) must equal v_a.size(1) (dim heads), got {v_b.size(1)} and {v_a.size(1)}",
+    )
+    torch._check(
+        v_b.size(2) == v_a.size(2),
+        lambda: f"merge_attn_states: v_b.size(2) must equal v_a.size(2) (dim head_size), got {v_b.size(2)} and {v_a.size(2)}",
+    )
+    torch._check(
+        lse_b.size(0) == v_a.size(0),
+        lambda: f"merge_attn_states: lse_b.size(0) must equal v_a.size(0) (dim tokens), got {lse_b.size(0)} and {v_a.size(0)}",
+    )
+    torch._check(
+        lse_b.size(1) == v_a.size(1),
+        lambda: f"merge_attn_states: lse_b.size(1) must equal v_a.size(1) (dim heads), got {lse_b.size(1)} and {v_a.size(1)}",
+    )
     return (torch.empty_like(v_a), torch.empty((v_a.shape[0], v_a.shape[1]), dtype=lse_a.dtype, device=lse_a.device))
 
 

@@ -75,6 +75,10 @@ def _rms_norm_cuda(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.T
 
 @torch.library.register_fake("veomni_ops::rms_norm")
 def _fake_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
+    torch._check(
+        weight.dim() == 1,
+        lambda: f"rms_norm: weight must have 1 dim, got {weight.dim()} (checked at upstream csrc/norm/rms_norm.cu:40:3)",
+    )
     return torch.empty_like(x)
 
 
