@@ -156,7 +156,7 @@ std::vector<std::string> codegenFlagsIn(StringRef Text) {
     if (Line.ltrim().starts_with("#"))
       continue;
     llvm::SmallVector<StringRef> Tokens;
-    llvm::SplitString(Line, Tokens, " \t\"'(),[]{}");
+    llvm::SplitString(Line, Tokens, " \t\"'(),[]{}<>:;");
     for (StringRef Token : Tokens)
       if (isCodegenFlag(Token))
         addUnique(Flags, Token.str());
