@@ -63,8 +63,9 @@ def load_table(path=TABLE):
 
 
 def layers_of(fixture):
-    """The layers the fixture validates (`--layers`), all seven unless it says."""
-    return tuple(fixture.get("layers", LAYERS))
+    """The layers the fixture validates: all seven, and diff and perf with `--source`."""
+    default = LAYERS + UPSTREAM_LAYERS if fixture.get("source") else LAYERS
+    return tuple(fixture.get("layers", default))
 
 
 def upstream_of(table, fixture):
