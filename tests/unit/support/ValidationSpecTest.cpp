@@ -393,7 +393,7 @@ TEST(ValidationSpecTest, UpstreamDiffIsTheUsersAndOptional) {
       specWithOp(X + "upstream_diff: {user: {reason: r, cases: [even], tolerances: {}}}"));
   ASSERT_FALSE(bool(Unknown));
   EXPECT_EQ(messageOf(Unknown.takeError()),
-            "s.yaml:8:41: upstream_diff names case 'even', which op 'f' does not have");
+            "s.yaml:8:45: upstream_diff names case 'even', which op 'f' does not have");
   llvm::Expected<ValidationSpec> NoReason =
       parseYaml(specWithOp(X + "upstream_diff: {user: {tolerances: {}}}"));
   ASSERT_FALSE(bool(NoReason));
