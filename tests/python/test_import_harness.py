@@ -1,6 +1,6 @@
-"""validators/python/import_harness.py: the import layer's cases, on a
-hand-written package shaped like a cache-dit domain module (no real torch: the
-`built` case imports an empty stand-in)."""
+"""validators/python/import_harness.py: the import layer's cases, on
+hand-written packages shaped like a cache-dit domain module and a veomni op
+package (no real torch: the cases import stand-ins)."""
 
 import json
 import os
@@ -16,7 +16,7 @@ SCRIPT = "validators/python/import_harness.py"
 harness = load(SCRIPT, "import_harness")
 
 DOMAIN_MODULE = textwrap.dedent(
-    '''\
+    """\
     import importlib
 
     _cached = None
@@ -47,7 +47,7 @@ DOMAIN_MODULE = textwrap.dedent(
         if module is None:
             raise RuntimeError("pkg._C_dom is missing; build it with `BUILD_DOM=1 pip install`")
         return module.scale(x, alpha)
-    '''
+    """
 )
 
 
@@ -111,7 +111,7 @@ class HarnessTest(unittest.TestCase):
     def test_an_error_without_the_build_command_fails_that_check(self):
         answer = self.hidden(build_command="CACHE_DIT_BUILD_DOM=1 pip install -e .")
         self.assertFalse(answer["build_command"]["ok"])
-        self.assertIn("without the build command", answer["build_command"]["detail"])
+        self.assertIn("does not name `", answer["build_command"]["detail"])
 
     def test_a_built_extension_in_the_build_folder_loads(self):
         self.write("torch/__init__.py", "")
@@ -134,6 +134,118 @@ class HarnessTest(unittest.TestCase):
         answer = json.loads(lines[-1])
         self.assertTrue(answer["loads"]["ok"], answer)
         self.assertTrue(answer["available"]["ok"], answer)
+
+
+CUDA_IMPL = textwrap.dedent(
+    """\
+    _cached_module = None
+    _cached_error = None
+
+
+    def _load_extension_module():
+        global _cached_module, _cached_error
+        if _cached_module is None and _cached_error is None:
+            try:
+                from torch.utils.cpp_extension import load
+
+                _cached_module = load(name="veomni_dom_cuda", sources=[])
+            except (ImportError, OSError, RuntimeError) as error:
+                _cached_error = error
+        return _cached_module
+
+
+    def _call_scale(x, alpha):
+        module = _load_extension_module()
+        if module is None:
+            raise RuntimeError("could not be built from veomni/ops/dom/csrc") from _cached_error
+        return module.scale(x, alpha)
+    """
+)
+
+
+class JitHarnessTest(unittest.TestCase):
+    """A veomni op package whose cuda_impl.py builds its extension on first use."""
+
+    def setUp(self):
+        self.root = tempfile.TemporaryDirectory()
+        self.addCleanup(self.root.cleanup)
+        self.write("torch/__init__.py", "")
+        self.write("torch/utils/__init__.py", "")
+        # A JIT build that ran would leave its mark.
+        marker = os.path.join(self.root.name, "built")
+        self.write(
+            "torch/utils/cpp_extension.py",
+            f"def load(name, sources):\n    open({marker!r}, 'w').close()\n",
+        )
+        self.marker = marker
+        self.write("veomni/__init__.py", "")
+        self.write("veomni/ops/__init__.py", "from . import dom\n")
+        self.write("veomni/ops/dom/__init__.py", "")
+        self.write("veomni/ops/dom/cuda_impl.py", CUDA_IMPL)
+
+    def write(self, relative, text):
+        path = os.path.join(self.root.name, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "w") as out:
+            out.write(text)
+
+    def hidden(self):
+        code, lines = run_case(
+            "jit-hidden",
+            {
+                "path": self.root.name,
+                "package": "veomni.ops",
+                "module": "veomni.ops.dom",
+                "impl": "veomni.ops.dom.cuda_impl",
+                "ops": ["scale"],
+                "native_dir": "veomni/ops/dom/csrc",
+            },
+        )
+        self.assertEqual(code, 0, lines)
+        return json.loads(lines[-1])
+
+    def test_a_domain_that_keeps_its_failed_build_passes_every_check(self):
+        answer = self.hidden()
+        for key in ("imports", "unavailable", "build_command"):
+            self.assertTrue(answer[key]["ok"], answer)
+        self.assertEqual(
+            answer["unavailable"]["detail"], "the failed build is kept: load() ran once for 2 calls"
+        )
+        self.assertFalse(os.path.exists(self.marker), "the JIT build must not run")
+
+    def test_a_domain_that_retries_the_build_on_every_call_fails_unavailable(self):
+        self.write(
+            "veomni/ops/dom/cuda_impl.py", CUDA_IMPL.replace("_cached_error = error", "pass")
+        )
+        answer = self.hidden()
+        self.assertFalse(answer["unavailable"]["ok"], answer)
+        self.assertIn("load() ran 2 times for 2 calls", answer["unavailable"]["detail"])
+
+    def test_an_op_package_that_builds_at_import_fails_the_import(self):
+        self.write(
+            "veomni/ops/dom/__init__.py",
+            "from .cuda_impl import _load_extension_module\n_load_extension_module().scale\n",
+        )
+        answer = self.hidden()
+        self.assertFalse(answer["imports"]["ok"], answer)
+        self.assertNotIn("unavailable", answer)
+
+    def test_the_built_extension_file_loads_under_its_name(self):
+        self.write("ext/veomni_dom_cuda.py", "def scale(x, alpha):\n    return x\n")
+        sys_path_request = {
+            "extension": "veomni_dom_cuda",
+            "library": os.path.join(self.root.name, "ext/veomni_dom_cuda.py"),
+        }
+        env = dict(os.environ, PYTHONPATH=self.root.name)
+        completed = subprocess.run(
+            [sys.executable, os.path.join(SOURCE_DIR, SCRIPT), "extension-file"],
+            input=json.dumps(sys_path_request).encode(),
+            capture_output=True,
+            check=False,
+            env=env,
+        )
+        answer = json.loads(completed.stdout.decode().splitlines()[-1])
+        self.assertTrue(answer["loads"]["ok"], answer)
 
 
 class UndefinedSymbolTest(unittest.TestCase):

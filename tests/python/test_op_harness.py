@@ -209,6 +209,53 @@ def scale_into_op(name):
     }
 
 
+# A module that builds its extension on first use, as a veomni cuda_impl.py
+# does; the "built" extension is a Python file standing in for the .so.
+JIT_MODULE = textwrap.dedent(
+    """\
+    import os
+
+    import torch
+
+    _CSRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "csrc")
+    _module = None
+    LIB = torch.library.Library("j", "DEF")
+
+
+    def _extension():
+        global _module
+        if _module is None:
+            from torch.utils.cpp_extension import load
+
+            _module = load(name="jit_ext", sources=[os.path.join(_CSRC, "scale.cu")])
+        return _module
+
+
+    def scale(x, alpha):
+        return _extension().scale(x, alpha)
+
+
+    LIB.define("scale(Tensor x, float alpha) -> Tensor")
+    LIB.impl("scale", scale, "CPU")
+    """
+)
+
+BUILT_EXTENSION = "def scale(x, alpha):\n    return x * alpha\n"
+
+
+def scale_op():
+    return {
+        "name": "scale",
+        "schema": "(Tensor x, float alpha) -> Tensor",
+        "inputs": [dict(TENSOR, name="x", shape=["rows", "cols"]), ALPHA],
+        "outputs": [{"result": 0}],
+        "reference": None,
+        "tolerances": {},
+        "cases": [case("odd", 3, 7, "float32", tensors=("x",))],
+        "bad_cases": [],
+    }
+
+
 def case(name, rows, cols, dtype, tensors=("x", "y")):
     return {
         "name": name,
@@ -353,6 +400,25 @@ class OpHarnessTest(unittest.TestCase):
         self.assertIn(
             "scale_add does not call torch.ops.h.scale_add", results["api-wrappers"]["detail"]
         )
+
+    def test_a_jit_module_is_handed_the_built_extension(self):
+        for name, text in (("jit_ops.py", JIT_MODULE), ("jit_ext_built.py", BUILT_EXTENSION)):
+            with open(os.path.join(self.folder.name, name), "w") as file:
+                file.write(text)
+        load = {
+            "kind": "jit",
+            "path": self.folder.name,
+            "module": "jit_ops",
+            "extension": "jit_ext",
+            "sources": ["csrc/scale.cu"],
+            "library": os.path.join(self.folder.name, "jit_ext_built.py"),
+        }
+        results = self.run_layer("smoke", [scale_op()], load=load, namespace="j")
+        self.assert_all(results, True)
+        other = dict(load, sources=["csrc/other.cu"])
+        results = self.run_layer("smoke", [scale_op()], load=other, namespace="j")
+        self.assert_all(results, False)
+        self.assertIn("opmig built jit_ext from ['csrc/other.cu']", results["odd"]["detail"])
 
     def upstream(self):
         return dict(UPSTREAM, path=self.folder.name)

@@ -6,9 +6,12 @@
 // with the pinned torch and nvcc (they skip and say why without them), one
 // heavy build shared by the tests through the build cache, and planted
 // faults: a loader that raises at import, a lost instantiation TU (an
-// undefined symbol at load), a source that does not compile. Last, the
+// undefined symbol at load), a source that does not compile. Then the
 // sample migrated with the generic profile: its generated CMake project
-// configured with the CMake on PATH, built and loaded.
+// configured with the CMake on PATH, built and loaded. Last, the sample
+// migrated with the veomni profile: the extension its cuda_impl.py would
+// JIT-build, built from that load() call's sources and flags, handed to the
+// module for the import and api layers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +58,20 @@ MigrationCase sampleIntoGeneric() {
 /// real torch's C++20: the generated project must ask for it by itself.
 std::string migratedGenericTarget() {
   MigrationCase C = sampleIntoGeneric();
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  return Box.Target;
+}
+
+/// The sample's rms_norm into the veomni-like target, domain cuda_rms_norm.
+std::string migratedVeomniTarget() {
+  MigrationCase C = {"validate_sample_veomni",
+                     "samples/upstream",
+                     {"rms_norm"},
+                     "tests/fixtures/targets/veomni_like",
+                     "veomni",
+                     "cuda_rms_norm"};
   MigrationSandbox Box(C);
   ToolResult Migrated = runOpmig(migrateArgs(C, Box));
   EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
@@ -209,9 +226,9 @@ protected:
             "XDG_CACHE_HOME=" + std::string(OPMIG_VALIDATE_CACHE)};
   }
   nlohmann::json run(const std::string &Target, int ExpectedExit,
-                     const std::string &Domain = "axpy") {
-    ToolResult R =
-        validate(Target, {"--layers", "build,import", "--format", "json"}, env(), Domain);
+                     const std::string &Domain = "axpy",
+                     const std::string &Layers = "build,import") {
+    ToolResult R = validate(Target, {"--layers", Layers, "--format", "json"}, env(), Domain);
     EXPECT_EQ(R.ExitCode, ExpectedExit) << R.Stdout << R.Stderr;
     return R.json();
   }
@@ -320,6 +337,64 @@ TEST_F(ValidateWithTorch, TheGenericSampleBuildsWithThisCMakeAndRegistersItsOps)
   ASSERT_NE(Registered, nullptr) << Doc.dump(2);
   EXPECT_EQ((*Registered)["reason"],
             "registers exactly the manifest's 2 op(s) in opmig_sample_ops");
+}
+
+TEST_F(ValidateWithTorch, TheVeomniSampleBuildsLikeItsJitLoadAndPassesImportAndApi) {
+  std::string Target = migratedVeomniTarget();
+  nlohmann::json Doc = run(Target, 0, "cuda_rms_norm", "build,import,api");
+  EXPECT_EQ(Doc["profile"], "veomni");
+  for (const nlohmann::json &L : Doc["layers"]) {
+    for (const nlohmann::json &C : L["checks"]) {
+      if (C["name"] != "api-opcheck") { // it runs the kernel: a GPU's
+        EXPECT_EQ(C["status"], "pass") << C.dump(2);
+      }
+    }
+  }
+  const nlohmann::json *Link = check(*layer(Doc, "build"), "build-link");
+  ASSERT_NE(Link, nullptr) << Doc.dump(2);
+  EXPECT_NE(
+      (*Link)["figures"]["library"].get<std::string>().find("/ext/veomni_cuda_rms_norm_cuda.so"),
+      std::string::npos)
+      << Link->dump(2);
+  EXPECT_EQ((*check(*layer(Doc, "import"), "import-extension-unavailable"))["reason"],
+            "the failed build is kept: load() ran once for 2 calls");
+}
+
+TEST_F(ValidateWithTorch, AVeomniOpPackageThatBuildsAtImportFailsImportOnly) {
+  std::string Target = migratedVeomniTarget();
+  std::string Package = Target + "/veomni/ops/cuda_rms_norm/__init__.py";
+  writeFile(Package, readFile(Package) +
+                         "\nfrom .cuda_impl import _get_required_ops_module\n"
+                         "_get_required_ops_module()  # planted: builds at import\n");
+  nlohmann::json Doc = run(Target, 1, "cuda_rms_norm", "build,import,api");
+  EXPECT_EQ((*layer(Doc, "build"))["status"], "pass") << Doc.dump(2);
+  const nlohmann::json *Import = layer(Doc, "import");
+  const nlohmann::json *Without = check(*Import, "import-without-extension");
+  ASSERT_NE(Without, nullptr) << Import->dump(2);
+  EXPECT_EQ((*Without)["status"], "fail");
+  EXPECT_NE((*Without)["reason"].get<std::string>().find("could not be built from "
+                                                         "veomni/ops/cuda_rms_norm/csrc"),
+            std::string::npos)
+      << Without->dump(2);
+  EXPECT_EQ((*check(*Import, "import-load"))["status"], "pass") << Import->dump(2);
+  EXPECT_EQ((*layer(Doc, "api"))["status"], "pass") << "the built extension is handed over";
+}
+
+TEST_F(ValidateWithTorch, AVeomniLoadTheReaderCannotFollowFailsThePlanNamingTheLine) {
+  std::string Target = migratedVeomniTarget();
+  std::string Impl = Target + "/veomni/ops/cuda_rms_norm/cuda_impl.py";
+  std::string Text = readFile(Impl);
+  size_t At = Text.find("for source in _SOURCES]");
+  ASSERT_NE(At, std::string::npos) << Text;
+  writeFile(Impl, Text.replace(At, 23, "for source in sorted(_SOURCES)]"));
+  nlohmann::json Doc = run(Target, 1, "cuda_rms_norm", "build");
+  const nlohmann::json *Plan = check(*layer(Doc, "build"), "build-plan");
+  ASSERT_NE(Plan, nullptr) << Doc.dump(2);
+  std::string Reason = (*Plan)["reason"];
+  EXPECT_NE(Reason.find("veomni/ops/cuda_rms_norm/cuda_impl.py, its load(...): line "),
+            std::string::npos)
+      << Reason;
+  EXPECT_NE(Reason.find("cannot follow a call of sorted"), std::string::npos) << Reason;
 }
 
 } // namespace

@@ -3,8 +3,9 @@
 #include "BuildLayer.h"
 
 #include "BuildCache.h"
+#include "DeclaredExtension.h"
 #include "DomainBuilders.h"
-#include "SetupBlock.h"
+#include "DomainNames.h"
 #include "opmig/validate/BuildKey.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -41,7 +42,9 @@ llvm::Expected<BuildPlan> planFor(const LayerContext &Ctx) {
   if (Ctx.Profile == "generic")
     return planCMakeBuild(Ctx.M, Ctx.Archs);
   llvm::Expected<ExtensionDeclaration> Declared =
-      readSetupBlock(Ctx.Toolchain.Python, Ctx.Root, Ctx.M.Domain);
+      Ctx.Profile == "veomni"
+          ? readJitLoadCall(Ctx.Toolchain.Python, Ctx.Root, veomniNames(Ctx).ImplFile)
+          : readSetupBlock(Ctx.Toolchain.Python, Ctx.Root, Ctx.M.Domain);
   if (!Declared)
     return Declared.takeError();
   return planExtensionBuild(Ctx.M, std::move(*Declared), Ctx.Archs);

@@ -54,7 +54,7 @@ BuildPlan basePlan(const Manifest &M, std::vector<CudaArch> Archs) {
 } // namespace
 
 bool canBuildProfile(llvm::StringRef Profile) {
-  return Profile == "generic" || Profile == "cache-dit";
+  return Profile == "generic" || Profile == "cache-dit" || Profile == "veomni";
 }
 
 llvm::Expected<BuildPlan> planCMakeBuild(const Manifest &M, std::vector<CudaArch> Archs) {

@@ -16,8 +16,20 @@ CacheDitNames cacheDitNames(const LayerContext &Ctx) {
           "cache_dit._C_" + Domain};
 }
 
+VeomniNames veomniNames(const LayerContext &Ctx) {
+  const std::string &Domain = Ctx.M.Domain;
+  std::string Dir = "veomni/ops/" + Domain;
+  return {"veomni.ops",          "veomni.ops." + Domain,
+          Dir + "/__init__.py",  "veomni.ops." + Domain + ".cuda_impl",
+          Dir + "/cuda_impl.py", Dir + "/csrc"};
+}
+
 std::string opNamespace(const LayerContext &Ctx) {
-  return Ctx.Profile == "cache-dit" ? "cache_dit_cuda_ops" : "opmig_" + Ctx.M.Domain;
+  if (Ctx.Profile == "cache-dit")
+    return "cache_dit_cuda_ops";
+  if (Ctx.Profile == "veomni")
+    return "veomni_ops";
+  return "opmig_" + Ctx.M.Domain;
 }
 
 std::vector<std::string> opNames(const Manifest &M) {
@@ -28,6 +40,13 @@ std::vector<std::string> opNames(const Manifest &M) {
 }
 
 nlohmann::json loadRequest(const LayerContext &Ctx) {
+  if (Ctx.Profile == "veomni")
+    return {{"kind", "jit"},
+            {"path", Ctx.Root},
+            {"module", veomniNames(Ctx).ImplModule},
+            {"extension", Ctx.Built->Plan.Extension.Name},
+            {"sources", Ctx.Built->Plan.Extension.Sources},
+            {"library", Ctx.Built->Library}};
   if (Ctx.Profile != "cache-dit")
     return {{"kind", "library"}, {"library", Ctx.Built->Library}};
   CacheDitNames Names = cacheDitNames(Ctx);

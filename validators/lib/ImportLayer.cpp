@@ -3,9 +3,12 @@
 // Each case runs in a child process of its own (ImportHarness.h):
 //
 //   import-without-extension      the package imports with the extension hidden
+//                                 (veomni: with its JIT build failing)
 //   import-extension-unavailable  <domain>_extension_is_available() is False,
-//                                 the load error is kept
+//                                 the load error is kept (veomni: the failed
+//                                 build is kept, not retried on every call)
 //   import-build-command          each op raises RuntimeError naming the build
+//                                 (veomni: the folder it builds from)
 //   import-load                   the built extension/library loads
 //   import-missing-symbol         nothing it needs is undefined
 //   import-registered-ops         (generic) it registers exactly the manifest's ops
@@ -114,6 +117,21 @@ std::vector<CheckResult> loadChecks(const LayerContext &Ctx, const nlohmann::jso
           std::move(Missing)};
 }
 
+/// The three checks of a case that hides the extension, from its answer.
+std::vector<CheckResult> hiddenChecks(const HarnessRun &Run, const std::string &File) {
+  std::vector<std::string> CheckNames = {"import-without-extension", "import-extension-unavailable",
+                                         "import-build-command"};
+  if (!Run.answered())
+    return allFailed(CheckNames, Run, File);
+  const nlohmann::json &A = Run.Answer;
+  std::vector<CheckResult> Checks = {fromAnswer(CheckNames[0], A["imports"], File)};
+  for (auto [Name, Key] :
+       {std::pair{CheckNames[1], "unavailable"}, {CheckNames[2], "build_command"}})
+    Checks.push_back(A.contains(Key) ? fromAnswer(Name, A[Key], File)
+                                     : skipped(Name, "the package does not import"));
+  return Checks;
+}
+
 std::vector<CheckResult> hiddenExtensionChecks(const LayerContext &Ctx) {
   CacheDitNames Names = cacheDitNames(Ctx);
   const std::string &ModuleFile = Names.DomainFile;
@@ -124,17 +142,33 @@ std::vector<CheckResult> hiddenExtensionChecks(const LayerContext &Ctx) {
   Ctx.progress("import: " + Names.DomainModule + " with " + Names.Extension + " hidden");
   HarnessRun Run =
       runHarnessCase(Ctx.Toolchain.Python, "hidden", Request, Ctx.Options.TimeoutSeconds);
-  std::vector<std::string> CheckNames = {"import-without-extension", "import-extension-unavailable",
-                                         "import-build-command"};
+  return hiddenChecks(Run, ModuleFile);
+}
+
+std::vector<CheckResult> jitHiddenChecks(const LayerContext &Ctx) {
+  VeomniNames Names = veomniNames(Ctx);
+  nlohmann::json Request = {{"path", Ctx.Root},
+                            {"package", Names.PackageModule},
+                            {"module", Names.DomainModule},
+                            {"impl", Names.ImplModule},
+                            {"ops", opNames(Ctx.M)},
+                            {"native_dir", Names.NativeDir}};
+  Ctx.progress("import: " + Names.DomainModule + " with its JIT build failing");
+  HarnessRun Run =
+      runHarnessCase(Ctx.Toolchain.Python, "jit-hidden", Request, Ctx.Options.TimeoutSeconds);
+  return hiddenChecks(Run, Names.ImplFile);
+}
+
+/// The extension a veomni domain builds on first use, loaded from the build.
+std::vector<CheckResult> builtJitExtensionChecks(const LayerContext &Ctx) {
+  const std::string &Name = Ctx.Built->Plan.Extension.Name;
+  nlohmann::json Request = {{"extension", Name}, {"library", Ctx.Built->Library}};
+  Ctx.progress("import: " + Name + " as built");
+  HarnessRun Run =
+      runHarnessCase(Ctx.Toolchain.Python, "extension-file", Request, Ctx.Options.TimeoutSeconds);
   if (!Run.answered())
-    return allFailed(CheckNames, Run, ModuleFile);
-  const nlohmann::json &A = Run.Answer;
-  std::vector<CheckResult> Checks = {fromAnswer(CheckNames[0], A["imports"], ModuleFile)};
-  for (auto [Name, Key] :
-       {std::pair{CheckNames[1], "unavailable"}, {CheckNames[2], "build_command"}})
-    Checks.push_back(A.contains(Key) ? fromAnswer(Name, A[Key], ModuleFile)
-                                     : skipped(Name, "the package does not import"));
-  return Checks;
+    return allFailed({"import-load", "import-missing-symbol"}, Run, "");
+  return loadChecks(Ctx, Run.Answer["loads"], Name);
 }
 
 std::vector<CheckResult> builtExtensionChecks(const LayerContext &Ctx) {
@@ -208,23 +242,25 @@ std::string cacheDitBuildCommand(const std::string &Domain) {
 }
 
 LayerResult runImportLayer(const LayerContext &Ctx) {
-  if (Ctx.Profile != "generic" && Ctx.Profile != "cache-dit")
-    return skippedLayer("import", "importing a domain of profile '" + Ctx.Profile + "' is " +
-                                      "not implemented in this release");
   if (!Ctx.Harness)
     return skippedLayer("import", Ctx.HarnessUnavailable);
   std::vector<CheckResult> Checks;
   if (Ctx.Profile == "cache-dit")
     Checks = hiddenExtensionChecks(Ctx);
+  else if (Ctx.Profile == "veomni")
+    Checks = jitHiddenChecks(Ctx);
   std::vector<std::string> BuiltNames = {"import-load", "import-missing-symbol"};
   if (Ctx.Profile == "generic")
     BuiltNames.push_back("import-registered-ops");
   if (!Ctx.Built) {
     for (const std::string &Name : BuiltNames)
       Checks.push_back(skipped(Name, "nothing was built: " + Ctx.NotBuiltBecause));
+  } else if (Ctx.Profile == "cache-dit") {
+    llvm::append_range(Checks, builtExtensionChecks(Ctx));
+  } else if (Ctx.Profile == "veomni") {
+    llvm::append_range(Checks, builtJitExtensionChecks(Ctx));
   } else {
-    llvm::append_range(Checks, Ctx.Profile == "cache-dit" ? builtExtensionChecks(Ctx)
-                                                          : genericLibraryChecks(Ctx));
+    llvm::append_range(Checks, genericLibraryChecks(Ctx));
   }
   return settleLayer("import", std::move(Checks));
 }

@@ -7,6 +7,7 @@
 #include "opmig/validate/OpHarness.h"
 #include "opmig/validate/OpRequests.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -86,27 +87,50 @@ std::vector<json> requestOps(const LayerContext &Ctx, const ValidationSpec *Spec
   return Ops;
 }
 
-LayerResult runApi(const LayerContext &Ctx, const HarnessEnvironment &Env,
-                   const ValidationSpec *Spec) {
-  json Request = baseRequest(Ctx);
-  Request["ops"] = requestOps(Ctx, Spec);
+/// The Python surface a profile promises (the api request's `python_api`):
+/// cache-dit's domain module with its public names, re-exported by
+/// `cache_dit.kernels`; veomni's op package with its patch function and
+/// pointers, re-exported by `veomni.ops`, each pointer bound to a function
+/// that calls the op through torch.ops.
+json pythonApi(const LayerContext &Ctx) {
+  std::vector<std::string> Ops = opNames(Ctx.M);
   if (Ctx.Profile == "cache-dit") {
     CacheDitNames Names = cacheDitNames(Ctx);
     std::vector<std::string> Public = {Ctx.M.Domain + "_extension_is_available",
                                        Ctx.M.Domain + "_get_load_error"};
-    for (const std::string &Name : opNames(Ctx.M))
-      Public.push_back(Name);
-    Request["python_api"] = {{"module", Names.DomainModule},
-                             {"package_module", Names.KernelsModule},
-                             {"public", Public},
-                             {"reexports", opNames(Ctx.M)}};
-    // Every cache-dit domain registers its ops in the one namespace.
+    llvm::append_range(Public, Ops);
+    return {{"module", Names.DomainModule},
+            {"package_module", Names.KernelsModule},
+            {"public", Public},
+            {"reexports", Ops}};
+  }
+  VeomniNames Names = veomniNames(Ctx);
+  std::vector<std::string> Public = {"apply_veomni_" + Ctx.M.Domain + "_patch"};
+  llvm::append_range(Public, Ops);
+  json Wrappers = json::object();
+  for (const std::string &Op : Ops)
+    Wrappers[Op] = "_" + Op;
+  return {{"module", Names.DomainModule},
+          {"package_module", Names.PackageModule},
+          {"public", Public},
+          {"reexports", Ops},
+          {"wrappers", Wrappers}};
+}
+
+LayerResult runApi(const LayerContext &Ctx, const HarnessEnvironment &Env,
+                   const ValidationSpec *Spec) {
+  json Request = baseRequest(Ctx);
+  Request["ops"] = requestOps(Ctx, Spec);
+  std::string File = Ctx.ManifestPath;
+  if (Ctx.Profile == "cache-dit" || Ctx.Profile == "veomni") {
+    Request["python_api"] = pythonApi(Ctx);
+    // Every domain of these profiles registers its ops in the one namespace.
     Request["shared_namespace"] = true;
+    File = Ctx.Profile == "cache-dit" ? cacheDitNames(Ctx).DomainFile : veomniNames(Ctx).DomainFile;
   }
   Ctx.progress("api: the " + opNamespace(Ctx) + " ops as registered");
   OpHarnessRun Run = runOpHarness(Env, "api", Request, std::numeric_limits<size_t>::max(),
                                   Ctx.Options.TimeoutSeconds);
-  std::string File = Ctx.Profile == "cache-dit" ? cacheDitNames(Ctx).DomainFile : Ctx.ManifestPath;
   return settleLayer("api", checksOf(Run, "", File));
 }
 

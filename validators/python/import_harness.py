@@ -23,6 +23,18 @@ Cases:
             -> {"loads": CHECK, "available": CHECK}
   library   {"library": SO, "namespace": NS}
             torch.ops.load_library(SO) -> {"loads": CHECK, "ops": [names]}
+  jit-hidden
+            {"path": ROOT, "package": PKG, "module": DOMAIN_MODULE,
+             "impl": IMPL_MODULE, "ops": [...], "native_dir": DIR}
+            (veomni) with torch.utils.cpp_extension.load failing as when
+            the JIT build cannot run: PKG and the domain module import, each
+            op's bridge `IMPL._call_<op>` raises RuntimeError naming DIR, and
+            the failed build is kept (load runs once, however many calls).
+            -> {"imports": CHECK, "unavailable": CHECK, "build_command": CHECK}
+  extension-file
+            {"extension": NAME, "library": SO}
+            torch imported first, then SO imported as the module NAME.
+            -> {"loads": CHECK}
 
 A CHECK is {"ok": bool, "detail": "..."}; a load that fails for an
 undefined symbol adds "undefined_symbol": the mangled name the loader gave.
@@ -85,7 +97,7 @@ def call_bridge(module, op, command):
         bridge(*arguments)
     except RuntimeError as error:
         if command not in str(error):
-            return f"{op}: RuntimeError without the build command `{command}`: {error}"
+            return f"{op}: a RuntimeError that does not name `{command}`: {error}"
         return None
     except Exception as error:  # noqa: BLE001 - any other exception is the finding
         return f"{op}: raised {describe(error)} instead of RuntimeError"
@@ -149,10 +161,65 @@ def case_built(request):
     except Exception as error:  # noqa: BLE001
         answer["available"] = check(False, describe(error))
         return answer
-    answer["available"] = check(
-        available, f"{domain}_extension_is_available() is {available}"
+    answer["available"] = check(available, f"{domain}_extension_is_available() is {available}")
+    return answer
+
+
+def case_jit_hidden(request):
+    sys.path.insert(0, request["path"])
+    import torch.utils.cpp_extension as cpp_extension
+
+    loads = []
+
+    def unbuildable(name, *args, **kwargs):
+        loads.append(name)
+        raise RuntimeError(f"the build of {name} is hidden by opmig validate")
+
+    cpp_extension.load = unbuildable
+    answer = {}
+    try:
+        importlib.import_module(request["package"])
+        module = importlib.import_module(request["module"])
+        impl = importlib.import_module(request["impl"])
+    except Exception as error:  # noqa: BLE001 - a failing import is what is checked
+        answer["imports"] = check(False, describe(error))
+        return answer
+    answer["imports"] = check(
+        True, f"{request['package']} and {module.__name__} import without the extension"
+    )
+    calls = 0
+    problems = []
+    for op in request["ops"]:
+        for _ in range(2):
+            calls += 1
+            problems.append(call_bridge(impl, op, request["native_dir"]))
+    problems = [problem for problem in dict.fromkeys(problems) if problem]
+    answer["build_command"] = check(
+        not problems,
+        "; ".join(problems)
+        or f"{len(request['ops'])} op(s) raise RuntimeError naming {request['native_dir']}",
+    )
+    answer["unavailable"] = check(
+        len(loads) == 1,
+        f"the failed build is kept: load() ran once for {calls} calls"
+        if len(loads) == 1
+        else f"load() ran {len(loads)} times for {calls} calls: the failure is not kept",
     )
     return answer
+
+
+def case_extension_file(request):
+    import importlib.util
+
+    try:
+        # As cpp_extension.load imports it: torch first, for its libraries.
+        importlib.import_module("torch")
+        spec = importlib.util.spec_from_file_location(request["extension"], request["library"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    except Exception as error:  # noqa: BLE001 - a failing load is what is checked
+        return {"loads": load_failure(error)}
+    return {"loads": check(True, f"{request['extension']} loads")}
 
 
 def registered_ops(torch, namespace):
@@ -189,6 +256,8 @@ CASES = {
     "hidden": case_hidden,
     "built": case_built,
     "library": case_library,
+    "jit-hidden": case_jit_hidden,
+    "extension-file": case_extension_file,
 }
 
 

@@ -37,12 +37,16 @@ The request:
   {"load": {"kind": "library", "library": SO}
          | {"kind": "module", "path": DIR, "module": NAME}
          | {"kind": "extension", "path": SRC, "package": PKG, "build_dir": DIR,
-            "extension": EXT, "module": DOMAIN_MODULE},
+            "extension": EXT, "module": DOMAIN_MODULE}
+         | {"kind": "jit", "path": ROOT, "module": IMPL_MODULE, "extension": EXT,
+            "sources": [root-relative], "library": SO},
    "namespace": NS, "device": "cuda", "start": 0,
    "reference_paths": [folders to import a Python reference from],
    "shared_namespace": bool (other domains register ops in NS too),
    "python_api": {"module": DOMAIN_MODULE, "package_module": PKG_KERNELS,
-                  "public": [names], "reexports": [names]}   (api, cache-dit)
+                  "public": [names], "reexports": [names],
+                  "wrappers": {op: attribute of DOMAIN_MODULE that calls it}}
+                 (api, cache-dit and veomni)
    "upstream": {"library": SO, "namespace": NS_UPSTREAM}    (upstream, diff, perf)
    "perf": {"warmup", "samples", "min_sample_ms", "min_band", "band_factor",
             "flush_l2_bytes"}                                 (perf)
@@ -110,12 +114,44 @@ def load_domain(load):
     if load["kind"] == "module":  # ops registered from Python
         sys.path.insert(0, load["path"])
         return importlib.import_module(load["module"])
+    if load["kind"] == "jit":
+        sys.path.insert(0, load["path"])
+        hand_over_built_extension(load)
+        return importlib.import_module(load["module"])
     sys.path.insert(0, load["path"])
     package = importlib.import_module(load["package"])
     package.__path__.append(load["build_dir"])
     module = importlib.import_module(load["module"])
     importlib.import_module(load["extension"])
     return module
+
+
+def hand_over_built_extension(load):
+    """Makes torch.utils.cpp_extension.load give the module opmig built, in
+    place of the JIT build, once the call asks for that extension from those
+    sources."""
+    import importlib.util
+    import os
+
+    import torch.utils.cpp_extension as cpp_extension
+
+    def path_set(paths):
+        return sorted(os.path.realpath(path) for path in paths)
+
+    built = path_set(os.path.join(load["path"], source) for source in load["sources"])
+
+    def load_built(name, sources, *args, **kwargs):
+        if name != load["extension"] or path_set(sources) != built:
+            raise RuntimeError(
+                f"load(name={name!r}) from {sorted(sources)}: opmig built "
+                f"{load['extension']} from {load['sources']}"
+            )
+        spec = importlib.util.spec_from_file_location(name, load["library"])
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        return module
+
+    cpp_extension.load = load_built
 
 
 def op_packet(torch, namespace, name):
@@ -863,7 +899,8 @@ def layer_api(request, torch):
         checks.append(("api-all", lambda: check_all(module, api["public"])))
         checks.append(("api-reexports", lambda: check_reexports(module, api)))
         checks.append(("api-fake-names", lambda: check_fake_names(torch, namespace, ops)))
-        checks.append(("api-wrappers", lambda: check_wrappers(module, namespace, ops)))
+        wrappers = api.get("wrappers", {op["name"]: op["name"] for op in ops})
+        checks.append(("api-wrappers", lambda: check_wrappers(module, namespace, wrappers)))
     checks.append(("api-opcheck", lambda: check_opcheck(torch, request)))
     cases = [{"name": name, "run": run} for name, run in checks]
     run_cases(cases, request.get("start", 0), lambda case: case["run"](), request.get("stop"))
@@ -992,12 +1029,14 @@ def calls_torch_ops(function, namespace, op):
     return False
 
 
-def check_wrappers(module, namespace, ops):
+def check_wrappers(module, namespace, wrappers):
     problems = []
-    for op in ops:
-        wrapper = getattr(module, op["name"], None)
-        if wrapper is None or not calls_torch_ops(wrapper, namespace, op["name"]):
-            problems.append(f"{op['name']} does not call torch.ops.{namespace}.{op['name']}")
+    for op, attribute in wrappers.items():
+        wrapper = getattr(module, attribute, None)
+        if wrapper is None:
+            problems.append(f"{module.__name__}.{attribute} is not set")
+        elif not calls_torch_ops(wrapper, namespace, op):
+            problems.append(f"{attribute} does not call torch.ops.{namespace}.{op}")
     if problems:
         return False, "; ".join(problems), {}
     return True, "every public wrapper calls its op through torch.ops", {}

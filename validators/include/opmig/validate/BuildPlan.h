@@ -8,7 +8,11 @@
 //   cache-dit  the extension `cache_dit._C_<domain>` with exactly the sources
 //              and flags the domain's `setup-extension` block of setup.py
 //              declares (ExtensionDeclaration, read with Python's ast), out
-//              of tree, placed where the package can import it.
+//              of tree, placed where the package can import it;
+//   veomni     likewise the extension that the domain's cuda_impl.py builds
+//              on first use with `torch.utils.cpp_extension.load(...)`, with
+//              that call's sources and flags; the harnesses hand it to the
+//              module in place of the JIT build.
 //
 // The plan is data from the manifest and that block; BuildKey.h keys it.
 //
@@ -28,7 +32,8 @@
 namespace opmig::validate {
 
 /// What `_get_<domain>_extension()` of a cache-dit setup.py block passes to
-/// `CUDAExtension(...)`; paths relative to the repository root.
+/// `CUDAExtension(...)`, or a veomni cuda_impl.py to `load(...)`; paths
+/// relative to the repository root.
 struct ExtensionDeclaration {
   std::string Name; ///< `cache_dit._C_attn`.
   std::vector<std::string> Sources, IncludeDirs;
@@ -37,12 +42,13 @@ struct ExtensionDeclaration {
   std::vector<std::string> NvccFlags;
 };
 
-/// Stands for the block's `*_<domain>_gencode_flags()` in NvccFlags.
+/// Stands for the block's `*_<domain>_gencode_flags()` in NvccFlags, or for
+/// the arch flags `load(...)` adds.
 inline constexpr const char *GencodePlaceholder = "{gencode}";
 
 enum class BuildKind {
   CMakeProject,    ///< generic
-  PythonExtension, ///< cache-dit
+  PythonExtension, ///< cache-dit, veomni
 };
 
 struct BuildPlan {
@@ -67,7 +73,7 @@ struct BuildPlan {
 /// generated CMakeLists.txt.
 llvm::Expected<BuildPlan> planCMakeBuild(const Manifest &M, std::vector<CudaArch> Archs);
 
-/// The cache-dit profile's plan from the block's declaration.
+/// The plan of a cache-dit or veomni domain from its declaration.
 BuildPlan planExtensionBuild(const Manifest &M, ExtensionDeclaration Declared,
                              std::vector<CudaArch> Archs);
 

@@ -1,6 +1,6 @@
-//===- SetupBlock.cpp - What a cache-dit setup.py block declares ----------===//
+//===- DeclaredExtension.cpp - What a target declares it builds -----------===//
 
-#include "SetupBlock.h"
+#include "DeclaredExtension.h"
 
 #include "opmig/support/BlockMarkers.h"
 #include "opmig/support/Errors.h"
@@ -8,13 +8,14 @@
 #include "opmig/support/PythonHelper.h"
 
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 namespace opmig::validate {
 
 namespace {
 
-const char *const SetupBlockScript =
-#include "SetupBlockScript.inc"
+const char *const DeclaredExtensionScript =
+#include "DeclaredExtensionScript.inc"
     ;
 
 constexpr unsigned HelperTimeoutSeconds = 60;
@@ -30,9 +31,10 @@ std::vector<std::string> stringsAt(const nlohmann::json &Answer, const char *Key
 
 } // namespace
 
-llvm::Expected<ExtensionDeclaration> parseSetupBlockAnswer(llvm::StringRef Answer,
-                                                           llvm::StringRef Origin) {
-  llvm::Expected<nlohmann::json> Parsed = parseJsonText(Answer, "the answer of setup_block.py");
+llvm::Expected<ExtensionDeclaration> parseDeclarationAnswer(llvm::StringRef Answer,
+                                                            llvm::StringRef Origin) {
+  llvm::Expected<nlohmann::json> Parsed =
+      parseJsonText(Answer, "the answer of declared_extension.py");
   if (!Parsed)
     return Parsed.takeError();
   if (!Parsed->is_object())
@@ -63,11 +65,28 @@ readSetupBlock(const std::string &Python, const std::string &Root, const std::st
     return inputError(SetupPath, " has no block '", Domain,
                       ":setup-extension'; re-run opmig migrate to write it");
   std::string Origin = "setup.py, block " + Domain + ":setup-extension";
-  llvm::Expected<std::string> Answer = runPythonHelper(Python, SetupBlockScript, {Domain}, *Block,
-                                                       HelperTimeoutSeconds, "the setup.py reader");
+  llvm::Expected<std::string> Answer =
+      runPythonHelper(Python, DeclaredExtensionScript, {"setup", Domain}, *Block,
+                      HelperTimeoutSeconds, "the setup.py reader");
   if (!Answer)
     return Answer.takeError();
-  return parseSetupBlockAnswer(*Answer, Origin);
+  return parseDeclarationAnswer(*Answer, Origin);
+}
+
+llvm::Expected<ExtensionDeclaration>
+readJitLoadCall(const std::string &Python, const std::string &Root, const std::string &ImplFile) {
+  std::string Path = Root + "/" + ImplFile;
+  auto Buffer = llvm::MemoryBuffer::getFile(Path);
+  if (!Buffer)
+    return inputError("cannot read ", Path, ": ", Buffer.getError().message(),
+                      "; re-run opmig migrate to write it");
+  std::string Here = llvm::sys::path::parent_path(ImplFile, llvm::sys::path::Style::posix).str();
+  llvm::Expected<std::string> Answer =
+      runPythonHelper(Python, DeclaredExtensionScript, {"jit", Here}, (*Buffer)->getBuffer().str(),
+                      HelperTimeoutSeconds, "the cuda_impl.py reader");
+  if (!Answer)
+    return Answer.takeError();
+  return parseDeclarationAnswer(*Answer, ImplFile + ", its load(...)");
 }
 
 } // namespace opmig::validate

@@ -1,25 +1,37 @@
-"""Reads what a cache-dit setup.py block declares about a domain's extension.
+"""Reads what a target declares about a domain's CUDA extension.
 
-opmig embeds this script and runs it as `python3 -I -S SCRIPT DOMAIN` with
-the text of the domain's `setup-extension` block on stdin (standard library
-only). It evaluates, without running the block, the `CUDAExtension(...)`
-call inside `_get_<DOMAIN>_extension()`: its `name`, `sources`,
-`include_dirs` and `extra_compile_args`, through the helpers the block
-defines. The answer is one JSON object:
+opmig embeds this script and runs it with the Python text on stdin
+(standard library only), evaluating, without running it, one call:
 
-  {"error": "..."}      the block does not parse, or declares its extension
+  python3 -I -S SCRIPT setup DOMAIN   a cache-dit setup.py block: the
+      `CUDAExtension(...)` inside `_get_<DOMAIN>_extension()` (its `name`,
+      `sources`, `include_dirs`, `extra_compile_args`), through the helpers
+      the block defines;
+  python3 -I -S SCRIPT jit DIR        a veomni cuda_impl.py in DIR (relative
+      to the repository root): the `torch.utils.cpp_extension.load(...)` it
+      builds its extension with on first use (`name`, `sources`,
+      `extra_cflags`, `extra_cuda_cflags`, `extra_include_paths`), through
+      the module's top-level names.
+
+The answer is one JSON object:
+
+  {"error": "..."}      the text does not parse, or declares its extension
                         in a form this reader does not follow (with the line)
   {"name": "cache_dit._C_attn", "sources": [...], "include_dirs": [...],
    "cxx": [...], "nvcc": [...]}
 
-Paths are relative to the repository root (`os.path.join(root, ...)`). The
-place where the block's gencode helper (`_<DOMAIN>_gencode_flags()`) adds
-its arch flags is the string GENCODE in "nvcc": opmig puts its own arch list
+Paths are relative to the repository root: `os.path.dirname(
+os.path.abspath(__file__))` is the root for setup.py and DIR for
+cuda_impl.py, and joins below it stay below the root. The place where the
+arch flags go is the string GENCODE in "nvcc": the block's gencode helper
+(`_<DOMAIN>_gencode_flags()`) for setup.py, the end of the flags for a
+`load()`, which adds torch's arch flags itself. opmig puts its own arch list
 there.
 """
 
 import ast
 import json
+import posixpath
 import sys
 
 GENCODE = "{gencode}"
@@ -30,8 +42,17 @@ class Unsupported(Exception):
         super().__init__(f"line {getattr(node, 'lineno', 0)}: {what}")
 
 
-class Root:
-    """The repository root, as `os.path.dirname(os.path.abspath(__file__))`."""
+class RootPath:
+    """A path below the repository root, as `os.path.join(root, ...)` makes it."""
+
+    def __init__(self, relative):
+        normal = posixpath.normpath(relative) if relative else "."
+        if normal == ".." or normal.startswith("../") or normal.startswith("/"):
+            raise ValueError(relative)
+        self.relative = "" if normal == "." else normal
+
+    def join(self, parts):
+        return RootPath(posixpath.join(self.relative, *parts))
 
 
 def call_name(node):
@@ -63,9 +84,10 @@ def is_root_expression(node):
 
 
 class Evaluator:
-    def __init__(self, functions, domain):
+    def __init__(self, functions, domain, here=""):
         self.functions = functions
         self.domain = domain
+        self.here = here  # the folder of the file, relative to the root
 
     def value(self, node, scope):
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
@@ -87,7 +109,7 @@ class Evaluator:
             if node.id in scope:
                 return scope[node.id]
             if node.id in ("ROOT", "root"):
-                return Root()
+                return RootPath(self.here)
             raise Unsupported(node, f"unknown name {node.id}")
         if isinstance(node, ast.Call):
             return self.call(node, scope)
@@ -98,14 +120,19 @@ class Evaluator:
     def call(self, node, scope):
         name = call_name(node)
         if is_root_expression(node):
-            return Root()
+            return RootPath(self.here)
         if name == f"_{self.domain}_gencode_flags":
             return [GENCODE]
         if name == "os.path.join":
             parts = [self.value(arg, scope) for arg in node.args]
-            if not parts or not isinstance(parts[0], Root):
+            if not parts or not isinstance(parts[0], RootPath):
                 raise Unsupported(node, "a path that is not below the repository root")
-            return "/".join(part for part in parts[1:])
+            if not all(isinstance(part, str) for part in parts[1:]):
+                raise Unsupported(node, "a path joined from something other than strings")
+            try:
+                return parts[0].join(parts[1:])
+            except ValueError:
+                raise Unsupported(node, "a path that leaves the repository root") from None
         if name in self.functions and not node.args:
             return self.function_result(self.functions[name])
         raise Unsupported(node, f"cannot follow a call of {name or 'this'}")
@@ -132,16 +159,21 @@ class Evaluator:
         raise Unsupported(function, f"{function.name} returns nothing this reader follows")
 
     def bind(self, statement, scope):
-        """Plain `name = value` assignments; anything else is ignored."""
-        if (
-            isinstance(statement, ast.Assign)
-            and len(statement.targets) == 1
-            and isinstance(statement.targets[0], ast.Name)
-        ):
-            try:
-                scope[statement.targets[0].id] = self.value(statement.value, scope)
-            except Unsupported:
-                scope.pop(statement.targets[0].id, None)
+        """Plain `name = value` and `name: type = value` assignments; anything
+        else is ignored, and a name bound to what this reader cannot follow
+        is forgotten."""
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        elif isinstance(statement, ast.AnnAssign) and statement.value is not None:
+            target = statement.target
+        else:
+            return
+        if not isinstance(target, ast.Name):
+            return
+        try:
+            scope[target.id] = self.value(statement.value, scope)
+        except Unsupported:
+            scope.pop(target.id, None)
 
 
 def extension_call(function):
@@ -160,16 +192,18 @@ def statements_before(function, call):
 
 
 def strings(value, what, node):
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+    """A list of strings; paths below the root as their relative spelling."""
+    if not isinstance(value, list):
+        raise Unsupported(node, f"{what} is not a list of strings")
+    value = [item.relative if isinstance(item, RootPath) else item for item in value]
+    if not all(isinstance(item, str) for item in value):
         raise Unsupported(node, f"{what} is not a list of strings")
     return value
 
 
-def declaration(source, domain):
+def setup_declaration(source, domain):
     tree = ast.parse(source)
-    functions = {
-        node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)
-    }
+    functions = {node.name: node for node in tree.body if isinstance(node, ast.FunctionDef)}
     getter = functions.get(f"_get_{domain}_extension")
     if getter is None:
         return {"error": f"the block defines no _get_{domain}_extension()"}
@@ -202,11 +236,61 @@ def declaration(source, domain):
     return answer
 
 
+def load_call(tree):
+    """The `load(...)` of torch.utils.cpp_extension and the function holding it."""
+    for function in ast.walk(tree):
+        if not isinstance(function, ast.FunctionDef):
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Call) and call_name(node) in JIT_LOADS:
+                return function, node
+    return None, None
+
+
+JIT_LOADS = ("load", "cpp_extension.load", "torch.utils.cpp_extension.load")
+
+
+def jit_declaration(source, here):
+    tree = ast.parse(source)
+    function, call = load_call(tree)
+    if call is None:
+        return {"error": "no function calls torch.utils.cpp_extension.load(...)"}
+    evaluator = Evaluator({}, "", here)
+    scope = {}
+    for statement in tree.body:
+        evaluator.bind(statement, scope)
+    for statement in statements_before(function, call):
+        evaluator.bind(statement, scope)
+    keywords = {keyword.arg: keyword.value for keyword in call.keywords}
+    for key in ("name", "sources"):
+        if key not in keywords:
+            return {"error": f"line {call.lineno}: load(...) has no {key}="}
+
+    def listed(key):
+        if key not in keywords:
+            return []
+        return strings(evaluator.value(keywords[key], scope), f"{key}=", call)
+
+    name = evaluator.value(keywords["name"], scope)
+    if not isinstance(name, str):
+        raise Unsupported(call, "name= is not a string")
+    return {
+        "name": name,
+        "sources": listed("sources"),
+        "include_dirs": listed("extra_include_paths"),
+        "cxx": listed("extra_cflags"),
+        "nvcc": listed("extra_cuda_cflags") + [GENCODE],
+    }
+
+
 def main():
-    domain = sys.argv[1]
+    mode, argument = sys.argv[1], sys.argv[2]
     source = sys.stdin.buffer.read()
     try:
-        answer = declaration(source, domain)
+        if mode == "setup":
+            answer = setup_declaration(source, argument)
+        else:
+            answer = jit_declaration(source, argument)
     except SyntaxError as error:
         answer = {"error": f"line {error.lineno}: {error.msg}"}
     except Unsupported as error:
