@@ -4,12 +4,14 @@
 # repository's kernels/ (domain sample_ops, generic profile), then each
 # migrated target named on the command line. Writes each report as
 # JSON into OUT_DIR with a summary (each layer, and every check that did not
-# pass); exits 1 when a validation failed.
+# pass); exits 1 when a validation failed. A target's SOURCE (and, for
+# kernels/, OPMIG_GPU_DIFF=1, whose upstream is samples/upstream) adds the
+# diff and perf layers against the upstream build (`--source`).
 #
-#   bash scripts/gpu-validate.sh OUT_DIR [TARGET:DOMAIN[:SPEC]]...
+#   bash scripts/gpu-validate.sh OUT_DIR [TARGET:DOMAIN[:SPEC[:SOURCE]]]...
 set -uo pipefail
 cd "$(dirname "$0")/.."
-out="${1:?usage: gpu-validate.sh OUT_DIR [TARGET:DOMAIN[:SPEC]]...}"
+out="${1:?usage: gpu-validate.sh OUT_DIR [TARGET:DOMAIN[:SPEC[:SOURCE]]]...}"
 shift
 opmig=.gpu-bundle/opmig
 [[ -x "$opmig" ]] || { echo "no $opmig: run scripts/gpu-bundle.sh on a machine with LLVM and carry .gpu-bundle" >&2; exit 2; }
@@ -22,9 +24,10 @@ python3 -c 'import torch; print("torch", torch.__version__, "cuda", torch.versio
 work="$(mktemp -d)"
 cp -r kernels samples "$work/"
 status=0
-validate() { # NAME TARGET DOMAIN [SPEC]
+validate() { # NAME TARGET DOMAIN [SPEC] [SOURCE]
   local name="$1" target="$2" domain="$3" spec=()
   [[ -n "${4:-}" ]] && spec=(--spec "$4")
+  [[ -n "${5:-}" ]] && spec+=(--source "$5")
   echo "== $name: opmig validate --target $target --domain $domain ${spec[*]}"
   "$opmig" validate --target "$target" --domain "$domain" "${spec[@]}" --require-gpu \
     --format json -o "$out/$name.json" 2>"$out/$name.progress" || status=1
@@ -41,9 +44,13 @@ for note in report.get("notes", []):
 print("passed" if report["passed"] else "FAILED")
 SUMMARY
 }
-validate sample_ops "$work" sample_ops
+if [[ "${OPMIG_GPU_DIFF:-}" == 1 ]]; then
+  validate sample_ops "$work" sample_ops "" "$work/samples/upstream"
+else
+  validate sample_ops "$work" sample_ops
+fi
 for item in "$@"; do
-  IFS=: read -r target domain spec <<<"$item"
-  validate "$domain" "$target" "$domain" "$spec"
+  IFS=: read -r target domain spec source <<<"$item"
+  validate "$domain" "$target" "$domain" "$spec" "$source"
 done
 exit "$status"

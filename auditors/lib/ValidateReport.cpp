@@ -12,8 +12,8 @@ namespace opmig::audit {
 
 namespace {
 
-const llvm::StringRef LayerNames[] = {"build", "import", "api",     "fake",
-                                      "smoke", "parity", "boundary"};
+const llvm::StringRef LayerNames[] = {"build",  "import",   "api",  "fake", "smoke",
+                                      "parity", "boundary", "diff", "perf"};
 
 /// `the validate report 'P' (<its spelling>) <Problem>`.
 template <typename... Ts> llvm::Error refuse(const std::string &Path, const Ts &...Problem) {

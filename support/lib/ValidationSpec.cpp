@@ -125,6 +125,14 @@ Json toJson(const std::map<std::string, Tolerance> &Tolerances) {
   return Out;
 }
 
+Json toJson(const SpecUpstreamDiff &Diff) {
+  Json Out = {{"reason", Diff.Reason}};
+  if (!Diff.Cases.empty())
+    Out["cases"] = Diff.Cases;
+  Out["tolerances"] = toJson(Diff.Tolerances);
+  return Out;
+}
+
 Json toJson(const std::vector<SpecCase> &Cases) {
   Json Out = Json::array();
   for (const SpecCase &Case : Cases) {
@@ -190,14 +198,18 @@ Json toJson(const SpecOp &Op) {
     Constraints.push_back(sourced(Constraint));
   for (const SpecOutput &Output : Op.Outputs)
     Outputs.push_back(toJson(Output));
-  return {{"name", Op.Name},
-          {"schema", Op.Schema},
-          {"inputs", std::move(Inputs)},
-          {"constraints", std::move(Constraints)},
-          {"outputs", std::move(Outputs)},
-          {"reference", sourced(Op.Reference)},
-          {"tolerances", sourced(Op.Tolerances)},
-          {"cases", sourced(Op.Cases)}};
+  Json Out = {{"name", Op.Name},
+              {"schema", Op.Schema},
+              {"inputs", std::move(Inputs)},
+              {"constraints", std::move(Constraints)},
+              {"outputs", std::move(Outputs)},
+              {"reference", sourced(Op.Reference)},
+              {"tolerances", sourced(Op.Tolerances)},
+              {"cases", sourced(Op.Cases)}};
+  // Optional: written only when the user gave it.
+  if (Op.UpstreamDiff.known())
+    Out["upstream_diff"] = sourced(Op.UpstreamDiff);
+  return Out;
 }
 
 } // namespace

@@ -54,6 +54,7 @@ void mergeOp(SpecOp &Op, const SpecOp &Previous) {
   keepUser(Op.Reference, Previous.Reference);
   keepUser(Op.Tolerances, Previous.Tolerances);
   keepUser(Op.Cases, Previous.Cases);
+  keepUser(Op.UpstreamDiff, Previous.UpstreamDiff);
 }
 
 } // namespace

@@ -25,8 +25,8 @@ namespace opmig {
 namespace {
 
 const llvm::StringRef TopKeys[] = {"schema", "domain", "ops"};
-const llvm::StringRef OpKeys[] = {"name",    "schema",    "inputs",     "constraints",
-                                  "outputs", "reference", "tolerances", "cases"};
+const llvm::StringRef OpKeys[] = {"name",      "schema",     "inputs", "constraints",  "outputs",
+                                  "reference", "tolerances", "cases",  "upstream_diff"};
 const llvm::StringRef InputKeys[] = {"name",       "type",   "shape", "dtypes",
                                      "contiguous", "device", "range"};
 const llvm::StringRef TensorOnlyKeys[] = {"shape", "dtypes", "contiguous", "device"};
@@ -285,6 +285,37 @@ llvm::Expected<std::map<std::string, Tolerance>> readTolerances(const ConfigNode
   return Out;
 }
 
+llvm::Expected<SpecUpstreamDiff> readUpstreamDiff(const ConfigNode &Node) {
+  if (llvm::Error E = Node.expectMapping())
+    return E;
+  if (llvm::Error E = Node.allowKeys({"reason", "cases", "tolerances"}))
+    return E;
+  if (llvm::Error E = Node.requireKeys({"reason", "tolerances"}))
+    return E;
+  SpecUpstreamDiff Diff;
+  llvm::Expected<std::string> Reason = Node.member("reason").nonEmptyString();
+  if (!Reason)
+    return Reason.takeError();
+  Diff.Reason = std::move(*Reason);
+  if (Node.has("cases")) {
+    ConfigNode Cases = Node.member("cases");
+    if (llvm::Error E = Cases.expectList())
+      return E;
+    for (const ConfigNode &Item : Cases.elements()) {
+      llvm::Expected<std::string> Name = Item.nonEmptyString();
+      if (!Name)
+        return Name.takeError();
+      Diff.Cases.push_back(std::move(*Name));
+    }
+  }
+  llvm::Expected<std::map<std::string, Tolerance>> Tolerances =
+      readTolerances(Node.member("tolerances"));
+  if (!Tolerances)
+    return Tolerances.takeError();
+  Diff.Tolerances = std::move(*Tolerances);
+  return Diff;
+}
+
 /// Reads one op; the checks across its parts (dims, same_as, outputs,
 /// cases) follow once it is whole.
 class OpReader {
@@ -320,6 +351,11 @@ public:
             Node, "tolerances", Op.Tolerances, readTolerances))
       return E;
     if (llvm::Error E = readCases())
+      return E;
+    if (llvm::Error E =
+            readSourced<SpecUpstreamDiff>(Node, "upstream_diff", Op.UpstreamDiff, readUpstreamDiff))
+      return E;
+    if (llvm::Error E = checkUpstreamDiffCases())
       return E;
     return std::move(Op);
   }
@@ -490,6 +526,27 @@ private:
         if (isIdentifier(Dim))
           Dims.insert(Dim);
     return Dims;
+  }
+
+  /// The cases `upstream_diff` names are the op's.
+  llvm::Error checkUpstreamDiffCases() const {
+    if (!Op.UpstreamDiff.known())
+      return llvm::Error::success();
+    ConfigNode Cases = Node.member("upstream_diff")
+                           .member(Op.UpstreamDiff.Source == ValueSource::User   ? "user"
+                                   : Op.UpstreamDiff.Source == ValueSource::Code ? "code"
+                                                                                 : "default")
+                           .member("cases");
+    size_t Index = 0;
+    for (const std::string &Name : Op.UpstreamDiff.Value.Cases) {
+      bool Known = Op.Cases.known() &&
+                   llvm::any_of(Op.Cases.Value, [&](const SpecCase &C) { return C.Name == Name; });
+      if (!Known && Name != "odd-sizes")
+        return Cases.elements()[Index].error("upstream_diff names case '" + Name + "', which op '" +
+                                             Op.Name + "' does not have");
+      ++Index;
+    }
+    return llvm::Error::success();
   }
 
   llvm::Error readCases() {

@@ -110,6 +110,37 @@ REFERENCE_MODULE = textwrap.dedent(
     """
 )
 
+# The "upstream build" of some of those ops, as `hu::<name>`: scale_add and
+# scale_into as the migrated ones compute them, and `off` as scale_add (the
+# migrated `h::off` adds 1e-2).
+UPSTREAM_MODULE = textwrap.dedent(
+    """\
+    import torch
+
+    LIB = torch.library.Library("hu", "DEF")
+
+
+    def scale_add(x, y, alpha):
+        return x + alpha * y
+
+
+    def scale_into(out, x, alpha):
+        out.copy_(x * alpha)
+
+
+    for name, schema, kernel in (
+        ("scale_add", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add),
+        ("off", "(Tensor x, Tensor y, float alpha) -> Tensor", scale_add),
+        ("scale_into", "(Tensor(a!) out, Tensor x, float alpha) -> ()", scale_into),
+    ):
+        LIB.define(name + schema)
+        LIB.impl(name, kernel, "CPU")
+        LIB.impl(name, kernel, "CUDA")
+    """
+)
+
+UPSTREAM = {"path": None, "module": "upstream_ops", "namespace": "hu"}
+
 TENSOR = {"tensor": True, "type": "Tensor", "contiguous": True, "range": [-1, 1]}
 ALPHA = {"name": "alpha", "type": "float", "tensor": False, "range": None}
 
@@ -247,7 +278,11 @@ class OpHarnessTest(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.folder = tempfile.TemporaryDirectory()
-        for name, text in (("harness_ops.py", OPS_MODULE), ("reference_ops.py", REFERENCE_MODULE)):
+        for name, text in (
+            ("harness_ops.py", OPS_MODULE),
+            ("reference_ops.py", REFERENCE_MODULE),
+            ("upstream_ops.py", UPSTREAM_MODULE),
+        ):
             with open(os.path.join(cls.folder.name, name), "w") as file:
                 file.write(text)
 
@@ -404,9 +439,101 @@ class OpHarnessTest(unittest.TestCase):
         self.assert_all(results, False)
         self.assertIn("opmig built jit_ext from ['csrc/other.cu']", results["odd"]["detail"])
 
+    def upstream(self):
+        return dict(UPSTREAM, path=self.folder.name)
+
+    def test_upstream_entries_are_registered_with_the_schemas(self):
+        ops = [scale_add_op("scale_add"), scale_add_op("off"), scale_into_op("scale_into")]
+        results = self.run_layer("upstream", ops, upstream=self.upstream())
+        self.assert_all(results, True)
+        extra = self.run_layer("upstream", ops[:1], upstream=self.upstream())
+        self.assertFalse(extra["registered"]["ok"])
+        self.assertIn("off is registered but not in the manifest", extra["registered"]["detail"])
+
+    def test_diff_passes_bitwise_equal_outputs(self):
+        results = self.run_layer("diff", [scale_add_op("scale_add")], upstream=self.upstream())
+        self.assert_all(results, True)
+        self.assertEqual(results["odd"]["detail"], "bitwise equal to the upstream build's outputs")
+        self.assertTrue(results["odd"]["figures"]["result[0]"]["bitwise_equal"])
+        in_place = self.run_layer("diff", [scale_into_op("scale_into")], upstream=self.upstream())
+        self.assert_all(in_place, True)
+        self.assertTrue(in_place["odd"]["figures"]["out"]["bitwise_equal"])
+
+    def test_diff_names_the_first_differing_element(self):
+        results = self.run_layer("diff", [scale_add_op("off")], upstream=self.upstream())
+        self.assert_all(results, False)
+        figures = results["odd"]["figures"]["result[0]"]
+        self.assertEqual(figures["differing_share"], 1.0)
+        self.assertEqual(figures["first_difference"]["index"], [0, 0])
+        self.assertAlmostEqual(figures["max_abs_error"], 1e-2, places=5)
+        self.assertIn("100.00% of elements differ from the upstream's", results["odd"]["detail"])
+        self.assertIn("bitwise expected", results["odd"]["detail"])
+
+    def test_diff_allows_the_tolerance_the_spec_gives(self):
+        allowed = {
+            "reason": "the migration adds a bias on purpose",
+            "cases": ["odd"],
+            "tolerances": {"float32": {"atol": 2e-2, "rtol": 0.0}},
+        }
+        op = dict(scale_add_op("off"), upstream_tolerances=allowed)
+        results = self.run_layer("diff", [op], upstream=self.upstream())
+        self.assertTrue(results["odd"]["ok"], results["odd"]["detail"])
+        self.assertIn("within the tolerance allowed", results["odd"]["detail"])
+        self.assertIn("on purpose", results["odd"]["detail"])
+        self.assertFalse(results["half"]["ok"], "a case the spec does not name stays bitwise")
+
+    def test_perf_times_both_builds(self):
+        op = dict(scale_add_op("scale_add"), cases=[case("big", 256, 256, "float32")])
+        settings = {"warmup": 1, "samples": 5, "min_sample_ms": 0.2, "min_band": 10.0}
+        results = self.run_layer("perf", [op], upstream=self.upstream(), perf=settings)
+        self.assertTrue(results["big"]["ok"], results["big"]["detail"])
+        figures = results["big"]["figures"]
+        for key in ("migrated_ms", "upstream_ms", "upstream_again_ms", "ratio", "noise_band"):
+            self.assertGreater(figures[key], 0, key)
+        self.assertEqual(figures["samples"], 5)
+        self.assertEqual(figures["l2"], "warm")
+
     def test_start_skips_the_cases_already_run(self):
         results = self.run_layer("smoke", [scale_add_op("scale_add")], start=1)
         self.assertEqual(list(results), ["half"])
+
+
+class PerfVerdictTest(unittest.TestCase):
+    """The noise band and the verdict, from sample times alone (no torch)."""
+
+    @classmethod
+    def setUpClass(cls):
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("op_harness", SCRIPT)
+        cls.harness = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(cls.harness)
+
+    SETTINGS = {"min_band": 0.05, "band_factor": 3.0}
+
+    def test_equal_times_pass(self):
+        times = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98, 1.0, 1.0]
+        ok, detail, figures = self.harness.perf_verdict(times, times, times, self.SETTINGS)
+        self.assertTrue(ok, detail)
+        self.assertEqual(figures["ratio"], 1.0)
+        self.assertEqual(figures["noise_band"], 0.05)
+
+    def test_a_slower_migration_outside_the_band_fails(self):
+        upstream = [1.0] * 8
+        ok, detail, figures = self.harness.perf_verdict(
+            [1.4] * 8, upstream, upstream, self.SETTINGS
+        )
+        self.assertFalse(ok)
+        self.assertIn("slower than the upstream beyond the noise", detail)
+        self.assertAlmostEqual(figures["ratio"], 1.4)
+
+    def test_the_band_widens_with_the_upstreams_own_noise(self):
+        # The upstream against itself differs by 10%: a 20% difference is noise.
+        ok, detail, figures = self.harness.perf_verdict(
+            [1.2] * 8, [1.0] * 8, [1.1] * 8, self.SETTINGS
+        )
+        self.assertTrue(ok, detail)
+        self.assertAlmostEqual(figures["noise_band"], 0.3)
 
 
 if __name__ == "__main__":

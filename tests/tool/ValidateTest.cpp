@@ -151,6 +151,28 @@ TEST_F(ValidateWithoutTorch, RequireGpuFailsTheGpuLayersWithoutAGpu) {
   EXPECT_EQ((*layer(Doc, "api"))["status"], "skip");
 }
 
+// diff and perf compare with the upstream build: by default only with --source.
+TEST_F(ValidateWithoutTorch, SourceAddsTheLayersAgainstTheUpstream) {
+  ToolResult R = validate(*Target, {"--source", "/nonexistent/upstream", "--format", "json"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  nlohmann::json Doc = R.json();
+  ASSERT_EQ(Doc["layers"].size(), 9u) << Doc.dump(2);
+  for (const char *Name : {"diff", "perf"}) {
+    const nlohmann::json *L = layer(Doc, Name);
+    ASSERT_NE(L, nullptr) << Name;
+    EXPECT_EQ((*L)["status"], "skip");
+    EXPECT_EQ((*L)["reason"].get<std::string>().rfind("nothing was built: ", 0), 0u) << L->dump();
+  }
+  ToolResult Asked = validate(*Target, {"--layers", "diff", "--format", "json"});
+  EXPECT_EQ(Asked.ExitCode, 1) << Asked.Stdout << Asked.Stderr;
+  nlohmann::json Without = Asked.json();
+  ASSERT_EQ(Without["layers"].size(), 1u);
+  EXPECT_EQ(Without["layers"][0]["status"], "fail");
+  EXPECT_NE(Without["layers"][0]["reason"].get<std::string>().find("no --source"),
+            std::string::npos)
+      << Without.dump(2);
+}
+
 TEST_F(ValidateWithoutTorch, JUnitHasASuitePerLayer) {
   ToolResult R = validate(*Target, {"--format", "junit"});
   ASSERT_EQ(R.ExitCode, 0) << R.Stderr;

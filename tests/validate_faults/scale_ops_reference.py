@@ -1,4 +1,4 @@
-"""Plain-torch references of the validate_ops fixture's ops (tests/fixtures/upstream/validate_ops).
+"""Plain-torch references of the fixtures' ops (tests/fixtures/upstream/validate_ops, diff_ops).
 
 `opmig validate`'s parity layer compares each op with these, and its fake layer, on a machine
 without a GPU, compares the fake's shapes and dtypes with theirs (run on the CPU). The driver
@@ -17,3 +17,8 @@ def scale_add(x: torch.Tensor, y: torch.Tensor, alpha: float) -> torch.Tensor:
 def scale_into(out: torch.Tensor, x: torch.Tensor, alpha: float) -> None:
     """Writes alpha * x into out."""
     out.copy_(alpha * x.float())
+
+
+def gelu_tanh(x: torch.Tensor) -> torch.Tensor:
+    """GELU's tanh approximation in float32 (float64 too, as the kernel does), rounded once."""
+    return torch.nn.functional.gelu(x.float(), approximate="tanh").to(x.dtype)

@@ -43,18 +43,22 @@ class TableTest(unittest.TestCase):
                 continue
             self.assertTrue(failing, fixture["name"])
             self.assertTrue(failing <= set(faults.GPU_LAYERS), fixture["name"])
-            self.assertFalse(fixture["cpu"], f"{fixture['name']}: a GPU layer's fault")
+            # A GPU layer's fault runs here only when a check without a GPU (perf's
+            # static ones) sees it.
+            if fixture["cpu"]:
+                self.assertTrue(faults.expected_failures(fixture, gpu=False), fixture["name"])
 
     def test_every_layer_has_a_fault(self):
         caught = {layer for fixture in TABLE["fixtures"]
                   for layer, status in fixture["expect"].items() if status == "fail"}
-        self.assertEqual(caught, set(faults.LAYERS) - {"build"})
+        self.assertEqual(caught, set(faults.LAYERS + faults.UPSTREAM_LAYERS) - {"build"})
 
     def test_the_entries_and_ops_exist(self):
-        bindings = (faults.ROOT / TABLE["upstream"] / "csrc/torch_bindings.cpp").read_text()
-        defined = set(re.findall(r'm\.def\("(\w+)\(', bindings))
         fills = json.loads((faults.HERE / TABLE["spec_fill"]).read_text())
         for fixture in TABLE["fixtures"]:
+            upstream = faults.ROOT / faults.upstream_of(TABLE, fixture)
+            bindings = (upstream / "csrc/torch_bindings.cpp").read_text()
+            defined = set(re.findall(r'm\.def\("(\w+)\(', bindings))
             self.assertTrue(set(fixture["entries"]) <= defined, fixture["name"])
             for entry in fixture["entries"]:
                 self.assertIn(fixture.get("ops", {}).get(entry, entry), fills, entry)
@@ -63,6 +67,31 @@ class TableTest(unittest.TestCase):
         self.assertEqual(faults.origin(FIXTURES, FIXTURES["wrong-all"])["name"],
                          "correct-cache-dit")
         self.assertEqual(FIXTURES["wrong-all"]["domain"], "scale_ops")
+
+
+class UpstreamFixturesTest(unittest.TestCase):
+    """The fixtures of diff and perf validate with --source and their own layers."""
+
+    def test_they_inherit_the_upstream_and_the_layers(self):
+        fixture = FIXTURES["bf16-fallback"]
+        self.assertEqual(fixture["upstream"], "tests/fixtures/upstream/diff_ops")
+        self.assertEqual(faults.layers_of(fixture), faults.LAYERS + faults.UPSTREAM_LAYERS)
+        arguments = faults.validate_arguments(fixture, "t", "r.json")
+        self.assertIn("--source", arguments)
+        self.assertEqual(arguments[arguments.index("--source") + 1], ".upstream/diff_ops")
+        self.assertNotIn("--layers", arguments, "a named layer's skip would be a failure")
+        self.assertNotIn("--source", faults.validate_arguments(FIXTURES["wrong-all"], "t", "r"))
+
+    def test_a_timing_may_fail_beside_the_static_check(self):
+        fixture = FIXTURES["no-o3"]
+        report = report_for(fixture, gpu=True)
+        layer_of(report, "perf")["checks"].append(
+            {"name": "perf:gelu_tanh/odd/float32", "status": "fail", "reason": "slower"})
+        self.assertEqual(faults.compare(fixture, report, True), [])
+        layer_of(report, "perf")["checks"].append(
+            {"name": "diff-like", "status": "fail", "reason": "other"})
+        self.assertIn("perf: diff-like failed (other), which no planted fault explains",
+                      faults.compare(fixture, report, True))
 
 
 class CompareTest(unittest.TestCase):

@@ -4,6 +4,7 @@
 //   opmig validate --target . --domain sample_ops --layers build,import --format json
 //   opmig validate --target . --domain attn --arch "9.0a;10.0" --require-gpu --format junit -o
 //   v.xml
+//   opmig validate --target . --domain attn --source ../upstream --layers diff,perf
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +31,7 @@ struct ValidateArgs {
   std::string Format = "text";
   std::string Output = "-";
   bool NoBuild = false;
+  std::string UpstreamFlags;
   InputSpellings Spellings;
 };
 
@@ -51,6 +53,10 @@ int runValidateCommand(const ValidateArgs &Args) {
     Options.Layers = std::move(*Layers);
   }
   Options.Build = !Args.NoBuild;
+  llvm::SmallVector<llvm::StringRef> Flags;
+  llvm::SplitString(Args.UpstreamFlags, Flags);
+  for (llvm::StringRef Flag : Flags)
+    Options.UpstreamFlags.push_back(Flag.str());
   Options.ArchEnv = {llvm::sys::Process::GetEnv("CACHE_DIT_CUDA_ARCH_LIST").value_or(""),
                      llvm::sys::Process::GetEnv("TORCH_CUDA_ARCH_LIST").value_or("")};
   Options.Progress = [](llvm::StringRef Line) {
@@ -102,6 +108,12 @@ CommandRunner registerValidateCommand(CLI::App &App) {
   Sub->add_option("--spec", O.SpecFile,
                   "the validation spec, JSON or YAML (default: " +
                       std::string(ValidationSpecFileName) + " beside the domain's manifest)");
+  Sub->add_option("--source", O.Source,
+                  "the upstream tree the domain was migrated from: the diff and perf layers "
+                  "build its closure unchanged and compare with it (on by default when given)");
+  Sub->add_option("--upstream-flags", Args->UpstreamFlags,
+                  "code-generation flags of the upstream build that its setup.py or "
+                  "CMakeLists.txt do not spell out, e.g. \"-O3 --use_fast_math\"");
   Sub->add_option("--timeout", O.TimeoutSeconds,
                   "seconds each child process of a layer's case may run")
       ->default_val(120)

@@ -44,6 +44,12 @@ BuildOutcome buildPythonExtension(const LayerContext &Ctx, const BuildPlan &Plan
 /// root-relative.
 std::vector<std::string> cmakeCompiledTUs(const std::string &Dir, const std::string &Root);
 
+/// The nvcc flags torch's BuildExtension adds to every `.cu` compile.
+std::vector<std::string> torchNvccFlags();
+
+/// The torch and CUDA libraries a CUDAExtension links (`-lc10`, ...).
+std::vector<std::string> torchLinkFlags();
+
 /// The folder the extension's package path is extended with.
 std::string extensionDir(const std::string &BuildDir);
 

@@ -118,6 +118,14 @@ ChildOutcome link(const LayerContext &Ctx, const std::vector<CompiledSource> &Ob
 
 } // namespace
 
+std::vector<std::string> torchNvccFlags() {
+  return {std::begin(TorchNvccFlags), std::end(TorchNvccFlags)};
+}
+
+std::vector<std::string> torchLinkFlags() {
+  return {std::begin(TorchLibraries), std::end(TorchLibraries)};
+}
+
 std::string extensionDir(const std::string &BuildDir) { return BuildDir + "/ext"; }
 
 BuildOutcome buildPythonExtension(const LayerContext &Ctx, const BuildPlan &Plan,

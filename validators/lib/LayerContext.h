@@ -15,6 +15,7 @@
 #include "opmig/validate/OpHarness.h"
 #include "opmig/validate/Validate.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,9 @@ struct BuiltDomain {
   /// The TUs the build compiled, root-relative.
   std::vector<std::string> CompiledTUs;
 };
+
+/// The upstream library of the diff and perf layers (UpstreamBuilder.h).
+struct UpstreamBuilt;
 
 struct LayerContext {
   const ValidateOptions &Options;
@@ -48,6 +52,8 @@ struct LayerContext {
   std::optional<HarnessEnvironment> Harness;
   std::string HarnessUnavailable;
   bool HaveGpu = false; ///< A CUDA device is here.
+  /// Built by the first of diff and perf that runs (UpstreamBuilder.h).
+  std::shared_ptr<UpstreamBuilt> Upstream;
 
   void progress(const std::string &Line) const {
     if (Options.Progress)

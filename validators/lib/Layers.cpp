@@ -1,4 +1,4 @@
-//===- Layers.cpp - The seven validation layers ---------------------------===//
+//===- Layers.cpp - The validation layers ---------------------------------===//
 
 #include "opmig/validate/Layers.h"
 
@@ -22,6 +22,12 @@ constexpr LayerInfo Layers[] = {
     {"smoke", "each op runs on the GPU for each dtype", true},
     {"parity", "outputs match the reference within tolerance", true},
     {"boundary", "bad inputs raise clear errors before any kernel runs", true},
+    {"diff", "outputs equal the upstream build's bitwise on the same inputs (needs --source)",
+     true},
+    {"perf",
+     "as fast as the upstream build, within the noise measured in the same run (needs "
+     "--source)",
+     true},
 };
 
 std::string allNames() {
@@ -41,6 +47,8 @@ const LayerInfo *findLayer(llvm::StringRef Name) {
       return &L;
   return nullptr;
 }
+
+bool needsUpstreamSource(llvm::StringRef Name) { return Name == "diff" || Name == "perf"; }
 
 llvm::Expected<std::vector<std::string>> parseLayerList(llvm::StringRef List) {
   llvm::SmallVector<llvm::StringRef> Parts;

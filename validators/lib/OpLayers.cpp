@@ -215,4 +215,15 @@ LayerResult runOpLayer(const LayerContext &Ctx, const std::string &Layer) {
   return runPerOp(Ctx, *Ctx.Harness, *Spec, Layer);
 }
 
+std::string opLayerSpecPath(const LayerContext &Ctx) { return specPath(Ctx); }
+
+std::string opLayerSpecFile(const LayerContext &Ctx) { return relativeSpecPath(Ctx); }
+
+nlohmann::json opLayerRequest(const LayerContext &Ctx) { return baseRequest(Ctx); }
+
+std::vector<CheckResult> opLayerChecks(const OpHarnessRun &Run, const std::string &Prefix,
+                                       const std::string &File) {
+  return checksOf(Run, Prefix, File);
+}
+
 } // namespace opmig::validate

@@ -13,11 +13,25 @@
 #define OPMIG_VALIDATE_LIB_OPLAYERS_H
 
 #include "LayerContext.h"
+#include "nlohmann/json.hpp"
+#include "opmig/validate/OpHarness.h"
 
 namespace opmig::validate {
 
 /// Runs `Layer` (`api`, `fake`, `smoke`, `parity` or `boundary`).
 LayerResult runOpLayer(const LayerContext &Ctx, const std::string &Layer);
+
+// For the layers that run the same harness over the same cases (diff, perf):
+
+/// Where the spec is read: --spec, else beside the manifest.
+std::string opLayerSpecPath(const LayerContext &Ctx);
+/// The same, root-relative when inside the target (for findings).
+std::string opLayerSpecFile(const LayerContext &Ctx);
+/// A harness request's common part: load, namespace, device, reference paths.
+nlohmann::json opLayerRequest(const LayerContext &Ctx);
+/// The checks of one harness run, each named `<Prefix><case>`.
+std::vector<CheckResult> opLayerChecks(const OpHarnessRun &Run, const std::string &Prefix,
+                                       const std::string &File);
 
 } // namespace opmig::validate
 

@@ -7,6 +7,7 @@
 #include "ImportLayer.h"
 #include "LayerContext.h"
 #include "OpLayers.h"
+#include "UpstreamLayers.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/NvccCheck.h"
 #include "opmig/support/Paths.h"
@@ -108,9 +109,15 @@ void requireRan(LayerResult &L, const std::string &Why) {
 
 LayerResult runLayer(const LayerInfo &Info, LayerContext &Ctx, bool HaveGpu,
                      std::vector<std::string> &Notes) {
+  llvm::StringRef Name = Info.Name;
+  if (needsUpstreamSource(Name)) {
+    // Their upstream build and static checks run without a GPU too.
+    if (!Ctx.Harness && Ctx.HarnessUnavailable.empty() && Ctx.Built)
+      setUpHarness(Ctx, Notes);
+    return runUpstreamLayer(Ctx, Info.Name, HaveGpu);
+  }
   if (Info.NeedsGpu && !HaveGpu)
     return skippedLayer(Info.Name, NoGpuReason);
-  llvm::StringRef Name = Info.Name;
   if (Name == "build")
     return runBuildLayer(Ctx);
   if (!Ctx.Harness && Ctx.HarnessUnavailable.empty())
@@ -129,8 +136,8 @@ std::string defaultBuildCacheDir() {
 }
 
 llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) {
-  LayerContext Ctx{Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}, {},
-                   {}};
+  LayerContext Ctx{
+      Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
   if (!fs::is_directory(Ctx.Root))
     return inputError("the target '", Options.Target, "' is not a directory");
   for (const std::string &Name : Options.Layers)
@@ -152,7 +159,9 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
   for (const LayerInfo &Info : allLayers()) {
     bool Asked = llvm::is_contained(Options.Layers, Info.Name);
     // Every later layer needs the build, reported or not.
-    bool Needed = Options.Layers.empty() || Asked || llvm::StringRef(Info.Name) == "build";
+    bool ByDefault = !needsUpstreamSource(Info.Name) || !Options.Source.empty();
+    bool Needed =
+        (Options.Layers.empty() && ByDefault) || Asked || llvm::StringRef(Info.Name) == "build";
     if (!Needed)
       continue;
     // Without a GPU, a GPU layer cannot run, implemented or not.
@@ -163,7 +172,7 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
       requireRan(L, "it was asked for by name");
     else if (GpuMissing)
       requireRan(L, "a GPU was required");
-    if (Options.Layers.empty() || Asked)
+    if ((Options.Layers.empty() && ByDefault) || Asked)
       Report.Layers.push_back(std::move(L));
   }
   return Report;

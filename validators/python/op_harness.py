@@ -26,7 +26,12 @@ its bad cases: a bad shape the kernel rejects, the fake must reject too),
 smoke (each case runs; outputs have the right shape, dtype and device, and
 no NaN/Inf where the reference has none), parity (outputs match the
 reference within tolerance) and boundary (bad inputs raise cleanly; valid
-cases write nothing outside their outputs, checked with guard bands).
+cases write nothing outside their outputs, checked with guard bands). With
+the upstream build loaded (`opmig validate --source`): upstream (its entries
+are registered with the migrated schemas), diff (outputs bitwise equal to
+the upstream entry's on the same inputs, or within the op's
+`upstream_tolerances`) and perf (timings of both, and of the upstream against
+itself for the noise band).
 
 The request:
 
@@ -43,12 +48,16 @@ The request:
                   "public": [names], "reexports": [names],
                   "wrappers": {op: attribute of DOMAIN_MODULE that calls it}}
                  (api, cache-dit and veomni)
+   "upstream": {"library": SO, "namespace": NS_UPSTREAM}    (upstream, diff, perf)
+   "perf": {"warmup", "samples", "min_sample_ms", "min_band", "band_factor",
+            "flush_l2_bytes"}                                 (perf)
    "ops": [OP, ...]}
 
   OP: {"name", "schema", "inputs": [INPUT], "outputs": [{"result": N} |
        {"argument": NAME, "in_place": bool}], "reference": "mod:fn" | null,
        "tolerances": {dtype: {"atol", "rtol"}}, "cases": [CASE],
-       "bad_cases": [BAD]}
+       "bad_cases": [BAD], "upstream_tolerances": null |
+       {"reason", "cases": [case names], "tolerances": {dtype: {"atol", "rtol"}}}}
   INPUT: {"name", "type", "tensor": bool, "shape": [dim name | size] | null,
           "contiguous": bool, "range": [low, high] | null}
   CASE: {"name", "dims": {dim: size}, "dtypes": {input: dtype},
@@ -592,6 +601,315 @@ def written_outputs(torch, arguments):
     return written
 
 
+# --- the upstream build: diff and perf ----------------------------------------
+
+
+def load_upstream(request):
+    """Loads the upstream entries (`<namespace>_upstream`), when the layer compares with them."""
+    upstream = request.get("upstream")
+    if not upstream:
+        return
+    import torch
+
+    if "library" in upstream:
+        torch.ops.load_library(upstream["library"])
+    else:  # registered from Python (the harness' tests)
+        sys.path.insert(0, upstream["path"])
+        importlib.import_module(upstream["module"])
+
+
+def layer_upstream(request, torch):
+    """The upstream entries are registered with the migrated schemas and a CUDA kernel."""
+    namespace = request["upstream"]["namespace"]
+    ops = request["ops"]
+    checks = [
+        ("registered", lambda: check_schemas(torch, namespace, ops, False)),
+        ("cuda-kernels", lambda: check_kernels(torch, namespace, ops, "CUDA")),
+    ]
+    cases = [{"name": name, "run": run} for name, run in checks]
+    run_cases(cases, request.get("start", 0), lambda case: case["run"](), request.get("stop"))
+
+
+BITS = {1: "uint8", 2: "int16", 4: "int32", 8: "int64"}
+
+
+def as_bits(torch, tensor):
+    """The tensor's bytes as integers of its element size, on the CPU."""
+    tensor = tensor.detach().contiguous().cpu()
+    if tensor.dtype == torch.bool:
+        return tensor.to(torch.uint8)
+    if tensor.is_complex():
+        tensor = torch.view_as_real(tensor)
+    return tensor.view(getattr(torch, BITS[tensor.element_size()]))
+
+
+def bitwise_difference(torch, migrated, upstream):
+    """Figures of how two same-shaped, same-dtype tensors differ, bit for bit."""
+    differ = as_bits(torch, migrated) != as_bits(torch, upstream)
+    if differ.dim() > migrated.dim():  # complex: real and imaginary parts
+        differ = differ.any(dim=-1)
+    count = int(differ.sum())
+    figures = {
+        "bitwise_equal": count == 0,
+        "differing": count,
+        "differing_share": count / differ.numel() if differ.numel() else 0.0,
+    }
+    if count:
+        index = [int(i) for i in differ.nonzero()[0]]
+        figures["first_difference"] = {
+            "index": index,
+            "migrated": migrated.detach().cpu()[tuple(index)].item(),
+            "upstream": upstream.detach().cpu()[tuple(index)].item(),
+        }
+        zero = {"atol": 0.0, "rtol": 0.0}
+        measured = errors(torch, migrated, upstream, zero)
+        figures["max_abs_error"] = measured["max_abs_error"]
+        figures["max_rel_error"] = measured["max_rel_error"]
+    return figures
+
+
+def upstream_tolerance(op, case, dtype):
+    """The tolerance the spec allows this case against the upstream, or None (bitwise)."""
+    allowed = op.get("upstream_tolerances")
+    if not allowed:
+        return None
+    named = allowed.get("cases") or []
+    if named and case["name"].split("/")[0] not in named:
+        return None
+    return allowed["tolerances"].get(dtype)
+
+
+def run_upstream(torch, packet, arguments, device):
+    """The upstream entry over fresh copies of the case's inputs."""
+    copies = arguments.clone()
+    try:
+        returned = packet(*copies)
+        synchronize(torch, device)
+    except Exception as error:  # noqa: BLE001 - classified here
+        if is_poisoning(error):
+            raise PoisonedContext(f"the upstream kernel failed: {describe(error)}") from error
+        raise
+    return outputs_of(arguments.op, copies, returned)
+
+
+def compare_output(torch, name, have, want, again, tolerance, reason):
+    """(problem or None, note or None, figures) for one output of a diff case."""
+    if have is None or want is None:
+        if (have is None) != (want is None):
+            return f"{name}: {'missing' if have is None else 'unexpected'}", None, {}
+        return None, None, {}
+    if list(have.shape) != list(want.shape) or have.dtype != want.dtype:
+        mismatch = shape_dtype_mismatches({name: have}, {name: want}, with_strides=False)
+        return "; ".join(mismatch), None, {}
+    figures = bitwise_difference(torch, have, want)
+    if figures["bitwise_equal"]:
+        return None, None, figures
+    noise = bitwise_difference(torch, again, want) if again is not None else None
+    if noise is not None and not noise["bitwise_equal"]:
+        # The upstream differs from itself: it is not deterministic, so the
+        # migrated output is held to the spread of the upstream's own runs.
+        figures["upstream_self_max_abs_error"] = noise["max_abs_error"]
+        tolerance = {"atol": noise["max_abs_error"], "rtol": 0.0}
+        reason = "the upstream is not deterministic (it differs from itself)"
+    first = figures["first_difference"]
+    text = (
+        f"{name}: {figures['differing_share']:.2%} of elements differ from the upstream's "
+        f"(first at {first['index']}: {first['migrated']!r} migrated, {first['upstream']!r} "
+        f"upstream; max abs {figures['max_abs_error']:.3g}, "
+        f"max rel {figures['max_rel_error']:.3g})"
+    )
+    if tolerance is None:
+        return text + ", bitwise expected", None, figures
+    within = errors(torch, have, want, tolerance)["mismatch_share"] == 0
+    figures["tolerance"] = tolerance
+    allowance = f"atol {tolerance['atol']:g}, rtol {tolerance['rtol']:g}: {reason}"
+    if within:
+        return None, f"{text}, within the tolerance allowed ({allowance})", figures
+    return f"{text}, beyond the tolerance allowed ({allowance})", None, figures
+
+
+def layer_diff(request, torch):
+    op = request["ops"][0]
+    device = request["device"]
+    packet = op_packet(torch, request["namespace"], op["name"])
+    upstream = op_packet(torch, request["upstream"]["namespace"], op["name"])
+    reason = (op.get("upstream_tolerances") or {}).get("reason", "")
+
+    def body(case):
+        arguments = Arguments(torch, op, case, device)
+        want = run_upstream(torch, upstream, arguments, device)
+        again = run_upstream(torch, upstream, arguments, device)
+        have = outputs_of(op, arguments.values, call(torch, packet, arguments, device))
+        problems, notes, figures = [], [], {}
+        for name in want:
+            dtype = str(want[name].dtype).replace("torch.", "") if want[name] is not None else ""
+            tolerance = upstream_tolerance(op, case, dtype)
+            problem, note, measured = compare_output(
+                torch, name, have.get(name), want[name], again.get(name), tolerance, reason
+            )
+            figures[name] = measured
+            if problem:
+                problems.append(problem)
+            if note:
+                notes.append(note)
+        if problems:
+            return False, "; ".join(problems), figures
+        if notes:
+            return True, "; ".join(notes), figures
+        return True, "bitwise equal to the upstream build's outputs", figures
+
+    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
+
+
+class Timer:
+    """Milliseconds per call of `count` calls: CUDA events on a GPU, the wall clock on the CPU.
+
+    On a GPU the calls are queued behind a sleep kernel long enough for the host to queue
+    them all, so the events time the kernels alone: the host's dispatch (a Python wrapper
+    on one side, a C++ kernel on the other) is not the migration's to answer for here.
+    """
+
+    def __init__(self, torch, device, flush_bytes):
+        self.torch = torch
+        self.cuda = str(device).startswith("cuda")
+        self.flush = None
+        self.cycles_per_ms = None
+        if self.cuda and flush_bytes:
+            self.flush = torch.empty(int(flush_bytes), dtype=torch.int8, device=device)
+        if self.cuda and hasattr(torch.cuda, "_sleep"):
+            self.cycles_per_ms = self.calibrate()
+
+    def calibrate(self):
+        torch = self.torch
+        cycles = 1_000_000
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        end.synchronize()
+        return cycles / max(start.elapsed_time(end), 1e-3)
+
+    def host_ms(self, run, count):
+        import time
+
+        start = time.perf_counter()
+        for _ in range(count):
+            run()
+        return (time.perf_counter() - start) * 1e3
+
+    def time(self, run, count, flush, host_ms=0.0):
+        torch = self.torch
+        if not self.cuda:
+            return self.host_ms(run, count) / count
+        if flush and self.flush is not None:
+            self.flush.zero_()  # evicts the inputs from L2
+        if self.cycles_per_ms:
+            torch.cuda._sleep(int(self.cycles_per_ms * (2 * host_ms + 0.05)))
+        start = torch.cuda.Event(enable_timing=True)
+        end = torch.cuda.Event(enable_timing=True)
+        start.record()
+        for _ in range(count):
+            run()
+        end.record()
+        end.synchronize()
+        return start.elapsed_time(end) / count
+
+
+def median(values):
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def relative_spread(values):
+    """The interquartile range over the median."""
+    ordered = sorted(values)
+    quarter = len(ordered) // 4
+    low, high = ordered[quarter], ordered[len(ordered) - 1 - quarter]
+    center = median(values)
+    return (high - low) / center if center > 0 else 0.0
+
+
+def perf_verdict(migrated, upstream, upstream_again, settings):
+    """(ok, detail, figures) from three series of sample times (ms)."""
+    m, u, u2 = median(migrated), median(upstream), median(upstream_again)
+    ratio = m / u if u > 0 else float("inf")
+    self_ratio = u2 / u if u > 0 else 1.0
+    spreads = {
+        "migrated": relative_spread(migrated),
+        "upstream": relative_spread(upstream),
+        "upstream_again": relative_spread(upstream_again),
+    }
+    band = max(
+        settings.get("min_band", 0.05),
+        settings.get("band_factor", 3.0) * abs(self_ratio - 1.0),
+        spreads["upstream"],
+        spreads["upstream_again"],
+    )
+    figures = {
+        "migrated_ms": m,
+        "upstream_ms": u,
+        "upstream_again_ms": u2,
+        "ratio": ratio,
+        "upstream_self_ratio": self_ratio,
+        "noise_band": band,
+        "spread": spreads,
+        "samples": len(migrated),
+    }
+    timing = (
+        f"migrated {m:.4g} ms, upstream {u:.4g} ms: ratio {ratio:.3f}, noise band "
+        f"±{band:.1%} (upstream against itself: {self_ratio:.3f})"
+    )
+    if abs(ratio - 1.0) <= band:
+        return True, timing, figures
+    side = "slower" if ratio > 1 else "faster"
+    return False, f"{side} than the upstream beyond the noise: {timing}", figures
+
+
+def layer_perf(request, torch):
+    op = request["ops"][0]
+    device = request["device"]
+    settings = request.get("perf", {})
+    packet = op_packet(torch, request["namespace"], op["name"])
+    upstream = op_packet(torch, request["upstream"]["namespace"], op["name"])
+    timer = Timer(torch, device, settings.get("flush_l2_bytes", 0))
+
+    def body(case):
+        arguments = Arguments(torch, op, case, device)
+        runs = {
+            "migrated": (packet, arguments.clone()),
+            "upstream": (upstream, arguments.clone()),
+            "upstream_again": (upstream, arguments.clone()),
+        }
+        calls = {name: (lambda p=p, v=v: p(*v)) for name, (p, v) in runs.items()}
+        for run in calls.values():
+            for _ in range(settings.get("warmup", 5)):
+                run()
+        synchronize(torch, device)
+        once = min(timer.time(calls[name], 1, False) for name in calls)
+        minimum = settings.get("min_sample_ms", 0.5)
+        count = max(1, int(minimum / once) + 1) if once < minimum else 1
+        flush = count == 1  # a kernel this long is timed alone, from a cold L2
+        host = max(timer.host_ms(run, count) for run in calls.values()) if timer.cuda else 0.0
+        synchronize(torch, device)
+        series = {name: [] for name in calls}
+        names = list(calls)
+        for sample in range(settings.get("samples", 30)):
+            for k in range(len(names)):  # rotates the order, so none always runs first
+                name = names[(sample + k) % len(names)]
+                series[name].append(timer.time(calls[name], count, flush, host))
+        ok, detail, figures = perf_verdict(
+            series["migrated"], series["upstream"], series["upstream_again"], settings
+        )
+        figures["calls_per_sample"] = count
+        figures["l2"] = "flushed" if flush and timer.flush is not None else "warm"
+        figures["kernels_only"] = bool(timer.cycles_per_ms)
+        return ok, detail, figures
+
+    run_cases(op["cases"], request.get("start", 0), body, request.get("stop"))
+
+
 # --- api -------------------------------------------------------------------
 
 
@@ -777,6 +1095,9 @@ LAYERS = {
     "smoke": layer_smoke,
     "parity": layer_parity,
     "boundary": layer_boundary,
+    "upstream": layer_upstream,
+    "diff": layer_diff,
+    "perf": layer_perf,
 }
 
 
@@ -788,6 +1109,11 @@ def main():
         load_domain(request["load"])
     except Exception as error:  # noqa: BLE001 - reported, then this run ends
         emit(event="fatal", detail=f"the domain did not load: {describe(error)}")
+        sys.exit(4)
+    try:
+        load_upstream(request)
+    except Exception as error:  # noqa: BLE001 - reported, then this run ends
+        emit(event="fatal", detail=f"the upstream library did not load: {describe(error)}")
         sys.exit(4)
     LAYERS[sys.argv[1]](request, torch)
     emit(event="done")

@@ -895,7 +895,7 @@ TEST(ReviewTest, LayersFileNamesOnlyValidatesLayers) {
   EXPECT_EQ(layersFileError(Mig, Bad),
             Mig.Target + "/layers.yaml:17:5: layer correctness: `proved-by-validate` names "
                          "'correctness', which is no layer of opmig validate (build, import, "
-                         "api, fake, smoke, parity, boundary)");
+                         "api, fake, smoke, parity, boundary, diff, perf)");
   Bad = Layers;
   Bad.replace(Bad.find("proved-by-validate: parity"), 26, "proved-by-validate: [parity]");
   EXPECT_NE(layersFileError(Mig, Bad).find("layers.yaml:17:5: 'layers[1].proved-by-validate' "

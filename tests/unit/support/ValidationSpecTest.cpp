@@ -366,5 +366,40 @@ TEST(ValidationSpecTest, TheDocumentedExamplesRead) {
   EXPECT_EQ(Yaml, 1u);
 }
 
+// `upstream_diff`: where the user says the migration changed the math on
+// purpose (the diff layer of `opmig validate --source`). Optional: a spec
+// without it is written without it.
+TEST(ValidationSpecTest, UpstreamDiffIsTheUsersAndOptional) {
+  EXPECT_EQ(serializeValidationSpec(sampleSpec()).find("upstream_diff"), std::string::npos);
+  const std::string X = "inputs:\n- {name: x, type: Tensor, shape: {user: [B]}}\n"
+                        "cases: {user: [{name: odd, dims: {B: 7}}]}\n";
+  llvm::Expected<ValidationSpec> Parsed =
+      parseYaml(specWithOp(X + "upstream_diff: {user: {reason: 'fused the bias', cases: [odd],\n"
+                               "  tolerances: {float16: {atol: 1.0e-3, rtol: 0}}}}"));
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  const SpecOp &Op = Parsed->Ops[0];
+  ASSERT_EQ(Op.UpstreamDiff.Source, ValueSource::User);
+  EXPECT_EQ(Op.UpstreamDiff.Value.Reason, "fused the bias");
+  EXPECT_EQ(Op.UpstreamDiff.Value.Cases, std::vector<std::string>{"odd"});
+  EXPECT_EQ(Op.UpstreamDiff.Value.Tolerances.at("float16").Atol, 1e-3);
+  nlohmann::json J = nlohmann::json::parse(serializeValidationSpec(*Parsed));
+  EXPECT_EQ(J["ops"][0]["upstream_diff"]["user"]["reason"], "fused the bias");
+  ValidationSpec Derived = *Parsed;
+  Derived.Ops[0].UpstreamDiff = {};
+  EXPECT_EQ(mergeValidationSpecs(Derived, *Parsed).Ops[0].UpstreamDiff.Value.Reason,
+            "fused the bias")
+      << "a re-run of migrate keeps it";
+  llvm::Expected<ValidationSpec> Unknown = parseYaml(
+      specWithOp(X + "upstream_diff: {user: {reason: r, cases: [even], tolerances: {}}}"));
+  ASSERT_FALSE(bool(Unknown));
+  EXPECT_EQ(messageOf(Unknown.takeError()),
+            "s.yaml:8:45: upstream_diff names case 'even', which op 'f' does not have");
+  llvm::Expected<ValidationSpec> NoReason =
+      parseYaml(specWithOp(X + "upstream_diff: {user: {tolerances: {}}}"));
+  ASSERT_FALSE(bool(NoReason));
+  EXPECT_NE(messageOf(NoReason.takeError()).find("missing required key 'reason'"),
+            std::string::npos);
+}
+
 } // namespace
 } // namespace opmig

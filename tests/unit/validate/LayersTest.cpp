@@ -5,14 +5,18 @@
 namespace opmig::validate {
 namespace {
 
-TEST(LayersTest, AllSevenInRunOrder) {
+TEST(LayersTest, AllInRunOrder) {
   std::vector<std::string> Names;
   for (const LayerInfo &L : allLayers())
     Names.push_back(L.Name);
   EXPECT_EQ(Names, (std::vector<std::string>{"build", "import", "api", "fake", "smoke", "parity",
-                                             "boundary"}));
+                                             "boundary", "diff", "perf"}));
   EXPECT_TRUE(findLayer("smoke")->NeedsGpu);
   EXPECT_FALSE(findLayer("import")->NeedsGpu);
+  // The two that compare with the upstream build run by default with --source only.
+  EXPECT_TRUE(needsUpstreamSource("diff"));
+  EXPECT_TRUE(needsUpstreamSource("perf"));
+  EXPECT_FALSE(needsUpstreamSource("parity"));
 }
 
 TEST(LayersTest, AListIsPutInRunOrderOnce) {
@@ -26,7 +30,7 @@ TEST(LayersTest, UnknownLayersAndEmptyListsAreInputErrors) {
   ASSERT_FALSE(bool(Unknown));
   EXPECT_EQ(llvm::toString(Unknown.takeError()),
             "unknown validation layer 'imports'; the layers are build, import, api, fake, smoke, "
-            "parity, boundary");
+            "parity, boundary, diff, perf");
   llvm::Expected<std::vector<std::string>> Empty = parseLayerList(",");
   ASSERT_FALSE(bool(Empty));
   llvm::consumeError(Empty.takeError());

@@ -113,6 +113,16 @@ struct Tolerance {
   double Rtol = 0;
 };
 
+/// Where the user says the migration changed the math on purpose: the diff
+/// layer (`opmig validate --source`) then compares with the upstream build
+/// within these tolerances instead of bitwise, for the named cases (all
+/// when none is named). Never derived: `{"user": ...}` only in practice.
+struct SpecUpstreamDiff {
+  std::string Reason; ///< Why the math changed; shown in the report.
+  std::vector<std::string> Cases;
+  std::map<std::string, Tolerance> Tolerances;
+};
+
 /// One concrete case: a value per dim, the dtypes it runs for (all the op
 /// accepts when empty), and a value per scalar input.
 struct SpecCase {
@@ -132,6 +142,8 @@ struct SpecOp {
   Sourced<SpecReference> Reference;
   Sourced<std::map<std::string, Tolerance>> Tolerances;
   Sourced<std::vector<SpecCase>> Cases;
+  /// Optional (`upstream_diff`); TODO, and not written, when absent.
+  Sourced<SpecUpstreamDiff> UpstreamDiff;
 
   const SpecInput *input(llvm::StringRef InputName) const;
   /// Every dim name the shapes and constraints use, sorted.

@@ -1,9 +1,12 @@
-//===- Layers.h - The seven validation layers ------------------*- C++ -*-===//
+//===- Layers.h - The validation layers ------------------------*- C++ -*-===//
 //
 // Every layer is listed here, in the order they run (each one builds on the
 // ones before it), and whether it needs a GPU:
 //
-//   build -> import -> api -> fake -> smoke -> parity -> boundary
+//   build -> import -> api -> fake -> smoke -> parity -> boundary -> diff -> perf
+//
+// diff and perf compare with the upstream build (`--source`): without it
+// they are not run unless asked for by name.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,11 +28,15 @@ struct LayerInfo {
   bool NeedsGpu;
 };
 
-/// The seven layers, in run order.
+/// The layers, in run order.
 llvm::ArrayRef<LayerInfo> allLayers();
 
 /// The layer called `Name`, or null.
 const LayerInfo *findLayer(llvm::StringRef Name);
+
+/// Whether `Name` compares with the upstream build (diff, perf), and so
+/// runs by default only when `--source` is given.
+bool needsUpstreamSource(llvm::StringRef Name);
 
 /// `build,import` as layer names, checked and put in run order without
 /// repeats. InputError for an unknown name (listing the known ones).

@@ -54,6 +54,12 @@ struct ValidateOptions {
   std::string CudaPath;          ///< Empty: $CUDA_HOME, else /usr/local/cuda.
   /// The validation spec; empty: opmig-validation-spec.json beside the manifest.
   std::string SpecFile;
+  /// The upstream tree the domain was migrated from (`--source`); the diff
+  /// and perf layers compare with it, and run only when it is given.
+  std::string Source;
+  /// Code-generation flags of the upstream build that its build files do
+  /// not spell out (`--upstream-flags`, split on spaces).
+  std::vector<std::string> UpstreamFlags;
   std::function<void(llvm::StringRef Line)> Progress; ///< May be empty.
 };
 
