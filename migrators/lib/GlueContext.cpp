@@ -40,7 +40,25 @@ json fakeChecks(const OpSignature &Sig) {
   return Checks;
 }
 
+/// A stand-in shape as a Python tuple (`(8, 8)`), or `None` for a
+/// parameter that is not one tensor.
+std::string pythonShape(const std::vector<int64_t> *Shape) {
+  if (!Shape)
+    return "None";
+  std::vector<std::string> Sizes;
+  for (int64_t Size : *Shape)
+    Sizes.push_back(std::to_string(Size));
+  return "(" + llvm::join(Sizes, ", ") + (Sizes.size() == 1 ? ",)" : ")");
+}
+
 json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
+  const auto &StandIns = Sig.StandInShapes;
+  auto standInOf = [&](const std::string &Name) -> const std::vector<int64_t> * {
+    if (!StandIns)
+      return nullptr;
+    auto It = StandIns->find(Name);
+    return It == StandIns->end() ? nullptr : &It->second;
+  };
   json Params = json::array(), TensorParams = json::array();
   std::vector<std::string> PyParams, PyArgs, AdapterArgs;
   for (const OpParam &Param : Sig.Params) {
@@ -51,7 +69,8 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
                       {"cpp_type", Param.CppType},
                       {"boxed_cpp_type", Param.BoxedCppType},
                       {"is_tensor", Param.IsTensor},
-                      {"mutable", Param.Mutable}});
+                      {"mutable", Param.Mutable},
+                      {"stand_in_shape", pythonShape(standInOf(Param.Name))}});
     if (Param.IsTensor)
       TensorParams.push_back(Param.Name);
     PyParams.push_back(Param.Name + ": " + Param.PyAnnotation);
@@ -85,6 +104,7 @@ json opContext(const PlannedOp &Planned, const OpSignature &Sig) {
       {"fake_python", Sig.FakePython},
       {"fake_cpp", Sig.FakeCpp},
       {"fake_checks", fakeChecks(Sig)},
+      {"stand_ins_pass_fake_checks", StandIns.has_value()},
       {"fake_reason", Sig.FakeReason}};
 }
 

@@ -4,6 +4,7 @@
 #include "FakeDerivation.h"
 #include "SchemaTypes.h"
 #include "SpecDerivation.h"
+#include "StandInShapes.h"
 #include "TensorWrites.h"
 #include "UpstreamSchema.h"
 #include "opmig/analyze/TUParser.h"
@@ -228,6 +229,7 @@ llvm::Expected<OpSignature> buildSignature(const FunctionDecl &Function, const E
                        "nothing; declare its outputs";
   Sig.Validation = deriveSpecOp({&Function, &Sig, Fake.ReturnedParams, Job.SourceRoot}, Ctx);
   Sig.FakeChecks = deriveFakeChecks(Sig.Validation);
+  Sig.StandInShapes = standInShapes(Sig.Validation);
   Sig.FakeDerived = Fake.Derived;
   Sig.FakeReason = std::move(Fake.Reason);
   Sig.FakePython = std::move(Fake.Python);

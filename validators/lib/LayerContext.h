@@ -18,6 +18,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace opmig::validate {
@@ -35,6 +36,9 @@ struct BuiltDomain {
 struct UpstreamBuilt;
 
 struct LayerContext {
+  LayerContext(const ValidateOptions &Options, std::string Root)
+      : Options(Options), Root(std::move(Root)) {}
+
   const ValidateOptions &Options;
   std::string Root; ///< The target, absolute.
   Manifest M;

@@ -136,8 +136,7 @@ std::string defaultBuildCacheDir() {
 }
 
 llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) {
-  LayerContext Ctx{
-      Options, absoluteFromCwd(Options.Target), {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}, {}};
+  LayerContext Ctx(Options, absoluteFromCwd(Options.Target));
   if (!fs::is_directory(Ctx.Root))
     return inputError("the target '", Options.Target, "' is not a directory");
   for (const std::string &Name : Options.Layers)

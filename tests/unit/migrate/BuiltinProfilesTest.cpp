@@ -16,6 +16,7 @@
 #include "opmig/migrate/TargetEdits.h"
 #include "opmig/migrate/TemplateRenderer.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -133,7 +134,8 @@ json mergeAttnStates(const std::string &Namespace) {
                       {"py_annotation", "torch.Tensor"},
                       {"cpp_type", "const at::Tensor &"},
                       {"is_tensor", true},
-                      {"mutable", false}});
+                      {"mutable", false},
+                      {"stand_in_shape", Name[0] == 'v' ? "(4, 4, 4)" : "(4, 4)"}});
   return {{"name", "merge_attn_states"},
           {"cpp_function", Namespace + "::merge_attn_states"},
           {"cpp_name", "merge_attn_states"},
@@ -172,15 +174,21 @@ json mergeAttnStates(const std::string &Namespace) {
              {"python_message", "f\"merge_attn_states: v_b.size(0) must equal v_a.size(0)\""},
              {"cpp_condition", "v_b.size(0) == v_a.size(0)"},
              {"cpp_message", "\"merge_attn_states: v_b.size(0) must equal v_a.size(0)\""}}}},
+          {"stand_ins_pass_fake_checks", true},
           {"first", true},
           {"last", false}};
 }
 
 json param(const char *Name, const char *Schema, const char *Py, const char *Cpp, bool Tensor,
            const char *Boxed = "") {
-  return {{"name", Name},    {"schema_type", Schema},   {"py_annotation", Py},
-          {"cpp_type", Cpp}, {"boxed_cpp_type", Boxed}, {"is_tensor", Tensor},
-          {"mutable", false}};
+  return {{"name", Name},
+          {"schema_type", Schema},
+          {"py_annotation", Py},
+          {"cpp_type", Cpp},
+          {"boxed_cpp_type", Boxed},
+          {"is_tensor", Tensor},
+          {"mutable", false},
+          {"stand_in_shape", Tensor ? "(2, 3, 4, 5)" : "None"}};
 }
 
 /// An op whose output size depends on tensor values: no fake is derived.
@@ -220,6 +228,7 @@ json scatterTokens(const std::string &Namespace) {
       {"fake_cpp", ""},
       {"fake_reason", "the output size depends on the values of index"},
       {"fake_checks", json::array()},
+      {"stand_ins_pass_fake_checks", true},
       {"first", false},
       {"last", true}};
 }
@@ -543,7 +552,9 @@ TEST_F(BuiltinProfilesTest, CacheDitTestsCheckTheWiringAndRunTheSpecsCases) {
   std::string NotDerived = read("tests/kernels/test_cuda_scatter_tokens.py");
   EXPECT_TRUE(contains(NotDerived, "match=\"fake not implemented for "
                                    "cache_dit_cuda_ops::scatter_tokens\""));
-  EXPECT_TRUE(contains(NotDerived, "    (\"bias\", \"Tensor?\"),\n"));
+  EXPECT_TRUE(contains(NotDerived, "    (\"bias\", \"Tensor?\", (2, 3, 4, 5)),\n"));
+  // The stand-ins pass the fake's shape checks.
+  EXPECT_TRUE(contains(Derived, "    (\"v_a\", \"Tensor\", (4, 4, 4)),\n"));
   // No placeholder is left: the numerics are the spec's cases, in the domain's test_spec.
   EXPECT_FALSE(contains(Derived + NotDerived, ": write "));
   std::string Spec = read("tests/kernels/test_attn_spec.py");
@@ -552,6 +563,24 @@ TEST_F(BuiltinProfilesTest, CacheDitTestsCheckTheWiringAndRunTheSpecsCases) {
   EXPECT_TRUE(contains(Spec, "def test_parity_with_the_reference(param):\n"));
   std::string Module = read("tests/kernels/test_attn_module.py");
   EXPECT_TRUE(contains(Module, "        \"sys.modules['cache_dit._C_attn'] = None\\n\"\n"));
+}
+
+// Stand-ins that cannot pass the fake's checks would fail the test for its
+// own inputs: the fake's wiring is then left to the spec's cases.
+TEST_F(BuiltinProfilesTest, CacheDitHasNoDerivedFakeTestWithoutPassingStandIns) {
+  ASSERT_NO_FATAL_FAILURE(copyTree(TargetsDir + "/cache_dit_like", Root));
+  llvm::Expected<Profile> Loaded = loadProfile("cache-dit", ProfilesDir);
+  ASSERT_TRUE(bool(Loaded)) << llvm::toString(Loaded.takeError());
+  P = std::move(*Loaded);
+  Context = sampleContext(P);
+  Context["ops"][0]["stand_ins_pass_fake_checks"] = false;
+  ASSERT_NO_FATAL_FAILURE(render(Outputs));
+  auto Test = llvm::find_if(Outputs, [](const GeneratedOutput &Output) {
+    return Output.Path == "tests/kernels/test_cuda_merge_attn_states.py";
+  });
+  ASSERT_NE(Test, Outputs.end());
+  EXPECT_FALSE(contains(Test->Content, "test_fake_merge_attn_states"));
+  EXPECT_TRUE(contains(Test->Content, "def test_merge_attn_states_has_no_cpu_kernel():\n"));
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,7 +35,9 @@
 
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -109,6 +111,9 @@ struct OpSignature {
   /// code (ranks, shared and literal sizes, constraints), so that the fake
   /// rejects the shapes the kernel rejects.
   std::vector<FakeCheck> FakeChecks;
+  /// Shapes of stand-in tensors that pass FakeChecks, by parameter name
+  /// (StandInShapes.h); none when one size cannot satisfy the constraints.
+  std::optional<std::map<std::string, std::vector<int64_t>>> StandInShapes;
 };
 
 struct SignatureRequest {
