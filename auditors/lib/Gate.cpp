@@ -82,14 +82,17 @@ reportsByDomain(const GateConfig &Config, const std::string &Root,
 /// message naming the domain.
 llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
                               const std::vector<PathGlob> &Exclude, const std::string &LayersFile,
-                              const ReviewCommandFor &ReviewCommand, GateResult &Result,
-                              std::vector<Finding> &Findings) {
+                              const ReviewCommandFor &ReviewCommand,
+                              const std::map<std::string, std::string> &Validated,
+                              GateResult &Result, std::vector<Finding> &Findings) {
   std::vector<std::string> Domains =
       Config.ReviewDomains.empty() ? migratedDomains(Root, Exclude) : Config.ReviewDomains;
   llvm::Expected<std::map<std::string, std::vector<std::string>>> Reports =
       reportsByDomain(Config, Root, Domains);
   if (!Reports)
     return Reports.takeError();
+  for (const auto &[Domain, Report] : Validated)
+    (*Reports)[Domain].push_back(Report);
   for (const std::string &Domain : Domains) {
     ReviewOptions Options;
     Options.Target = Root;
@@ -112,12 +115,39 @@ llvm::Error addReviewFindings(const GateConfig &Config, const std::string &Root,
   return llvm::Error::success();
 }
 
+/// Validates each domain; each failing check joins the gate's findings, its
+/// message naming the domain. Returns each domain's report, for its review.
+llvm::Expected<std::map<std::string, std::string>>
+addValidateFindings(const GateConfig &Config, const std::string &Root,
+                    const std::vector<PathGlob> &Exclude, const ValidateDomainFor &Validate,
+                    GateResult &Result, std::vector<Finding> &Findings) {
+  if (!Validate)
+    return inputError("the gate's `validate` check cannot run in this build of opmig");
+  std::vector<std::string> Domains =
+      Config.ValidateDomains.empty() ? migratedDomains(Root, Exclude) : Config.ValidateDomains;
+  std::map<std::string, std::string> Reports;
+  for (const std::string &Domain : Domains) {
+    llvm::Expected<DomainValidation> Validation = Validate(Domain, Config.ValidateLayers);
+    if (!Validation)
+      return Validation.takeError();
+    for (Finding F : Validation->Findings) {
+      F.Message = "domain " + Domain + ": " + F.Message;
+      F.Fix = "run " + Validation->Command + (F.Fix.empty() ? "" : "; " + F.Fix);
+      Findings.push_back(std::move(F));
+    }
+    Result.Validations.push_back("validate " + Domain + ": " + Validation->Summary);
+    Reports[Domain] = Validation->ReportPath;
+  }
+  return Reports;
+}
+
 } // namespace
 
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &RootArg,
                                    const std::string &BuiltinRulesDir,
                                    const std::string &LayersFile,
-                                   const ReviewCommandFor &ReviewCommand) {
+                                   const ReviewCommandFor &ReviewCommand,
+                                   const ValidateDomainFor &Validate) {
   std::vector<std::string> RulePaths{BuiltinRulesDir};
   for (const std::string &Extra : Config.Rules)
     RulePaths.push_back(pathUnderRoot(RootArg, Extra));
@@ -147,12 +177,20 @@ llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &
     llvm::erase_if(Result.Combined.Findings,
                    [&](const Finding &F) { return matchesAny(Exclude, F.File); });
   }
-  // The review's and the rule tests' findings, fingerprinted apart from the
-  // audit's (which their line's text anchors).
+  // The validations', reviews' and rule tests' findings, fingerprinted apart
+  // from the audit's (which their line's text anchors).
   std::vector<Finding> Added;
+  std::map<std::string, std::string> Validated;
+  if (Config.RunValidate) {
+    llvm::Expected<std::map<std::string, std::string>> Reports =
+        addValidateFindings(Config, Root, Exclude, Validate, Result, Added);
+    if (!Reports)
+      return Reports.takeError();
+    Validated = std::move(*Reports);
+  }
   if (Config.RunReview)
-    if (llvm::Error E =
-            addReviewFindings(Config, Root, Exclude, LayersFile, ReviewCommand, Result, Added))
+    if (llvm::Error E = addReviewFindings(Config, Root, Exclude, LayersFile, ReviewCommand,
+                                          Validated, Result, Added))
       return E;
   if (Config.RunRuleTests) {
     llvm::Expected<std::vector<Rule>> Rules = loadRules(RulePaths, BuiltinRulesDir);

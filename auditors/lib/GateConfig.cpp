@@ -21,7 +21,28 @@ namespace opmig::audit {
 namespace {
 
 const llvm::StringRef ConfigKeys[] = {"baseline", "checks", "exclude", "fail-on", "junit",
-                                      "profile",  "review", "rules",   "sarif"};
+                                      "profile",  "review", "rules",   "sarif",   "validate"};
+
+/// `domains: auto | [names]` of `Section` (`review`, `validate`) into
+/// `Domains` (empty: auto).
+llvm::Error readDomains(const ConfigNode &Section, llvm::StringRef Name,
+                        std::vector<std::string> &Domains) {
+  if (!Section.has("domains"))
+    return llvm::Error::success();
+  ConfigNode Node = Section.member("domains");
+  const nlohmann::json &D = Node.json();
+  if (D.is_string() && D.get<std::string>() == "auto") {
+    Domains.clear();
+    return llvm::Error::success();
+  }
+  llvm::Expected<std::vector<std::string>> Names = Node.strings();
+  if (!Names) {
+    llvm::consumeError(Names.takeError());
+    return Node.error("'" + Name.str() + ".domains' must be auto or a list of domain names");
+  }
+  Domains = std::move(*Names);
+  return llvm::Error::success();
+}
 
 /// `review: {domains: auto | [names], compile-check: true | false,
 /// validation: [reports]}`.
@@ -34,21 +55,19 @@ llvm::Error readReview(const ConfigNode &Review, GateConfig &Config) {
     return E;
   if (llvm::Error E = Review.readStrings("validation", Config.ReviewValidation))
     return E;
-  if (!Review.has("domains"))
-    return llvm::Error::success();
-  ConfigNode Domains = Review.member("domains");
-  const nlohmann::json &D = Domains.json();
-  if (D.is_string() && D.get<std::string>() == "auto") {
-    Config.ReviewDomains.clear();
-    return llvm::Error::success();
-  }
-  llvm::Expected<std::vector<std::string>> Names = Domains.strings();
-  if (!Names) {
-    llvm::consumeError(Names.takeError());
-    return Domains.error("'review.domains' must be auto or a list of domain names");
-  }
-  Config.ReviewDomains = std::move(*Names);
-  return llvm::Error::success();
+  return readDomains(Review, "review", Config.ReviewDomains);
+}
+
+/// `validate: {domains: auto | [names], layers: [names]}`; the layer names
+/// are checked by validate itself, which knows them.
+llvm::Error readValidate(const ConfigNode &Validate, GateConfig &Config) {
+  if (llvm::Error E = Validate.expectMapping())
+    return E;
+  if (llvm::Error E = Validate.allowKeys({"domains", "layers"}))
+    return E;
+  if (llvm::Error E = Validate.readStrings("layers", Config.ValidateLayers))
+    return E;
+  return readDomains(Validate, "validate", Config.ValidateDomains);
 }
 
 llvm::Error readChecks(const ConfigNode &Checks, GateConfig &Config) {
@@ -64,9 +83,11 @@ llvm::Error readChecks(const ConfigNode &Checks, GateConfig &Config) {
       Config.RunRuleTests = true;
     else if (Check == "review")
       Config.RunReview = true;
+    else if (Check == "validate")
+      Config.RunValidate = true;
     else
       return Checks.element(I).error("unknown check '" + Check +
-                                     "'; expected audit, review or rules-test");
+                                     "'; expected audit, review, rules-test or validate");
   }
   return llvm::Error::success();
 }
@@ -115,7 +136,10 @@ llvm::Error readConfig(const ConfigNode &Top, GateConfig &Config) {
     if (llvm::Error E = readFailOn(Top.member("fail-on"), Config))
       return E;
   if (Top.has("review"))
-    return readReview(Top.member("review"), Config);
+    if (llvm::Error E = readReview(Top.member("review"), Config))
+      return E;
+  if (Top.has("validate"))
+    return readValidate(Top.member("validate"), Config);
   return llvm::Error::success();
 }
 

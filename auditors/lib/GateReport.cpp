@@ -62,6 +62,8 @@ std::string renderGateSummary(const GateResult &Result, Severity FailOn) {
   }
   // A build check that was asked for and could not run is said, so that a
   // pass does not read as "the domain compiles".
+  for (const std::string &Line : Result.Validations)
+    Out += Line + "\n";
   for (const ReviewResult &R : Result.Reviews)
     Out +=
         "review " + R.Domain + ": " + toString(R.Outcome) +

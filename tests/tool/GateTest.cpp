@@ -181,12 +181,12 @@ TEST(GateToolTest, BadConfigExitsTwoNamingTheLineAndColumn) {
        ".opmig.yaml:2:1: unknown key 'chekcs' in the gate config; did you mean 'checks'?"},
       {"profile: demo\ncolour: blue\n",
        ".opmig.yaml:2:1: unknown key 'colour' in the gate config; known keys: baseline, checks, "
-       "exclude, fail-on, junit, profile, review, rules, sarif"},
+       "exclude, fail-on, junit, profile, review, rules, sarif, validate"},
       {"profile: demo\nexclude: [\"/abs/**\"]\n", ".opmig.yaml:2:11: bad glob '/abs/**': "},
       {"fail-on: fatal\n",
        ".opmig.yaml:1:1: 'fail-on' must be error, warning or note, not 'fatal'"},
       {"profile: demo\nchecks: [audit, lint]\n",
-       ".opmig.yaml:2:17: unknown check 'lint'; expected audit, review or rules-test"},
+       ".opmig.yaml:2:17: unknown check 'lint'; expected audit, review, rules-test or validate"},
       {"profile: [demo]\n", ".opmig.yaml:1:1: 'profile' must be a string"},
       {"checks: [review]\nreview:\n  domain: auto\n",
        ".opmig.yaml:3:3: unknown key 'domain' in 'review'; did you mean 'domains'?"},
@@ -194,6 +194,14 @@ TEST(GateToolTest, BadConfigExitsTwoNamingTheLineAndColumn) {
        ".opmig.yaml:3:3: 'review.domains' must be auto or a list of domain names"},
       {"checks: [review]\nreview:\n  domains: auto\n  compile-check: sometimes\n",
        ".opmig.yaml:4:3: 'review.compile-check' must be true or false"},
+      {"checks: [validate]\nvalidate:\n  layer: [build]\n",
+       ".opmig.yaml:3:3: unknown key 'layer' in 'validate'; did you mean 'layers'?"},
+      {"checks: [validate]\nvalidate:\n  domains: every\n",
+       ".opmig.yaml:3:3: 'validate.domains' must be auto or a list of domain names"},
+      {"checks: [validate]\nvalidate:\n  layers: build\n",
+       ".opmig.yaml:3:3: 'validate.layers' must be a list of strings"},
+      {"checks: [validate]\nvalidate:\n  layers: [build, smok]\n",
+       ".opmig.yaml: validate.layers: unknown validation layer 'smok'"},
   };
   std::string Rules = writeRules(false);
   for (const Case &C : Cases) {

@@ -168,7 +168,7 @@ TEST_F(ValidateWithoutTorch, SourceAddsTheLayersAgainstTheUpstream) {
   nlohmann::json Without = Asked.json();
   ASSERT_EQ(Without["layers"].size(), 1u);
   EXPECT_EQ(Without["layers"][0]["status"], "fail");
-  EXPECT_NE(Without["layers"][0]["reason"].get<std::string>().find("no --source"),
+  EXPECT_NE(Without["layers"][0]["reason"].get<std::string>().find("no upstream tree"),
             std::string::npos)
       << Without.dump(2);
 }
@@ -207,6 +207,36 @@ TEST_F(ValidateWithoutTorch, BadInputsExitWithTwo) {
   EXPECT_EQ(NoTarget.ExitCode, 2);
   EXPECT_NE(NoTarget.Stderr.find("the target '/nonexistent' is not a directory"),
             std::string::npos);
+}
+
+// `opmig gate` runs validate on each migrated domain when its config asks:
+// a layer that skipped is said with its reason and fails nothing unless the
+// config named it, when it fails the gate as validate's own exit would.
+TEST_F(ValidateWithoutTorch, TheGateRunsValidateAndSaysWhatSkipped) {
+  std::string Config = makeTempDir() + "/gate.yaml";
+  writeFile(Config, "checks: [validate]\n");
+  ToolResult All = runOpmig({"gate", *Target, "--config", Config});
+  EXPECT_EQ(All.ExitCode, 0) << All.Stdout << All.Stderr;
+  EXPECT_NE(All.Stdout.find("validate axpy: skip build ("), std::string::npos) << All.Stdout;
+  EXPECT_NE(All.Stdout.find("gate: passed"), std::string::npos) << All.Stdout;
+
+  writeFile(Config, "checks: [validate]\nvalidate: {domains: [axpy], layers: [build]}\n");
+  ToolResult Named = runOpmig({"gate", *Target, "--config", Config});
+  EXPECT_EQ(Named.ExitCode, 1) << Named.Stdout << Named.Stderr;
+  EXPECT_NE(Named.Stdout.find("error: domain axpy: layer build did not run"), std::string::npos)
+      << Named.Stdout;
+  EXPECT_NE(Named.Stdout.find("fix: run opmig validate --target " + *Target +
+                              " --domain axpy --layers build"),
+            std::string::npos)
+      << Named.Stdout;
+  EXPECT_NE(Named.Stdout.find("validate axpy: fail build"), std::string::npos) << Named.Stdout;
+
+  writeFile(Config, "checks: [validate]\nvalidate: {domains: [nothing_here]}\n");
+  ToolResult NoDomain = runOpmig({"gate", *Target, "--config", Config});
+  EXPECT_EQ(NoDomain.ExitCode, 2) << NoDomain.Stdout << NoDomain.Stderr;
+  EXPECT_NE(NoDomain.Stderr.find("no opmig-manifest.json of domain 'nothing_here'"),
+            std::string::npos)
+      << NoDomain.Stderr;
 }
 
 /// The build and import layers for real: nvcc, and the pinned torch with

@@ -11,6 +11,7 @@
 #include "AnalysisOptions.h"
 #include "Commands.h"
 #include "ExitCodes.h"
+#include "GateValidation.h"
 #include "OutputFile.h"
 #include "opmig/audit/AuditReport.h"
 #include "opmig/audit/Baseline.h"
@@ -20,7 +21,9 @@
 #include "opmig/audit/ReviewReport.h"
 #include "opmig/audit/RuleLoader.h"
 #include "opmig/support/Errors.h"
+#include "opmig/validate/Layers.h"
 
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -99,11 +102,29 @@ int runGateCommand(const GateArgs &Args, const RulesDir &Rules) {
   if (Config->RunAudit || Config->RunRuleTests)
     if (llvm::Error E = Rules.requireAuditRules(""))
       return reportError(std::move(E), Spellings);
+  if (!Config->ValidateLayers.empty())
+    if (llvm::Expected<std::vector<std::string>> Layers =
+            validate::parseLayerList(llvm::join(Config->ValidateLayers, ","));
+        !Layers)
+      return reportError(
+          inputError(ConfigPath, ": validate.layers: ", llvm::toString(Layers.takeError())),
+          Spellings);
   auto ReviewCommand = [&Args](const std::string &Domain) {
     return "opmig review --target " + Args.Root + " --domain " + Domain;
   };
+  // The validate reports only feed the reviews of this run.
+  llvm::SmallString<128> ReportsDir;
+  if (Config->RunValidate)
+    if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("opmig-gate", ReportsDir))
+      return reportError(inputError("gate: cannot create a temporary folder: ", EC.message()),
+                         Spellings);
+  llvm::scope_exit RemoveReports([&] {
+    if (!ReportsDir.empty())
+      llvm::sys::fs::remove_directories(ReportsDir);
+  });
   llvm::Expected<audit::GateResult> Result =
-      audit::runGate(*Config, Args.Root, Rules.auditRules(), Rules.layersFile(), ReviewCommand);
+      audit::runGate(*Config, Args.Root, Rules.auditRules(), Rules.layersFile(), ReviewCommand,
+                     gateValidation(Args.Root, std::string(ReportsDir)));
   if (!Result)
     return reportError(Result.takeError(), Spellings);
   if (llvm::Error E = writeReports(Args, *Config, *Result))

@@ -108,9 +108,12 @@ CommandRunner registerValidateCommand(CLI::App &App) {
   Sub->add_option("--spec", O.SpecFile,
                   "the validation spec, JSON or YAML (default: " +
                       std::string(ValidationSpecFileName) + " beside the domain's manifest)");
-  Sub->add_option("--source", O.Source,
-                  "the upstream tree the domain was migrated from: the diff and perf layers "
-                  "build its closure unchanged and compare with it (on by default when given)");
+  Args->Spellings.flag(
+      validate::inputs::Source,
+      Sub->add_option("--source", O.Source,
+                      "the upstream tree the domain was migrated from: the diff and perf layers "
+                      "build its closure unchanged and compare with it (on by default when "
+                      "given)"));
   Sub->add_option("--upstream-flags", Args->UpstreamFlags,
                   "code-generation flags of the upstream build that its setup.py or "
                   "CMakeLists.txt do not spell out, e.g. \"-O3 --use_fast_math\"");

@@ -22,11 +22,12 @@ constexpr LayerInfo Layers[] = {
     {"smoke", "each op runs on the GPU for each dtype", true},
     {"parity", "outputs match the reference within tolerance", true},
     {"boundary", "bad inputs raise clear errors before any kernel runs", true},
-    {"diff", "outputs equal the upstream build's bitwise on the same inputs (needs --source)",
+    {"diff",
+     "outputs equal the upstream build's bitwise on the same inputs (needs the upstream tree)",
      true},
     {"perf",
-     "as fast as the upstream build, within the noise measured in the same run (needs "
-     "--source)",
+     "as fast as the upstream build, within the noise measured in the same run (needs the "
+     "upstream tree)",
      true},
 };
 

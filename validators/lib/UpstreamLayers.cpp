@@ -86,7 +86,7 @@ CheckResult buildFlagsCheck(const UpstreamBuilt &U) {
                    "the upstream's code-generation flags are written nowhere in " +
                        U.Plan->SourceRoot +
                        " (setup.py, CMakeLists.txt): it was built with the migrated build's; "
-                       "pass --upstream-flags to compare them");
+                       "give the upstream's flags to compare them");
   std::vector<FlagDifference> Differences = compareNvccFlags(U.UpstreamNvcc, U.MigratedNvcc);
   json Listed = json::array();
   std::vector<std::string> Described;
@@ -156,7 +156,7 @@ void explain(std::vector<CheckResult> &Checks, const std::vector<std::string> &C
   std::string Text =
       Causes.empty()
           ? "no build flag, launch bound or hand edit differs: the migrated code itself computes "
-            "otherwise (compare it with the upstream: opmig review --source)"
+            "otherwise (review the migration against the upstream tree)"
           : "likely cause: " + llvm::join(Causes, "; ");
   for (CheckResult &C : Checks) {
     if (C.State != Status::Fail)
@@ -228,7 +228,7 @@ LayerResult settle(const std::string &Layer, std::vector<CheckResult> Checks, bo
 
 LayerResult runUpstreamLayer(LayerContext &Ctx, const std::string &Layer, bool HaveGpu) {
   if (Ctx.Options.Source.empty())
-    return skippedLayer(Layer, "no --source: give the upstream tree the domain was migrated from");
+    return skippedLayer(Layer, "no upstream tree: give the tree the domain was migrated from");
   if (!Ctx.Built)
     return skippedLayer(Layer, "nothing was built: " + Ctx.NotBuiltBecause);
   const UpstreamBuilt &U = upstreamBuild(Ctx);

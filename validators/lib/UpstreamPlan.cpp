@@ -4,6 +4,7 @@
 #include "opmig/support/Hashing.h"
 #include "opmig/support/SourceFiles.h"
 #include "opmig/validate/UpstreamBuild.h"
+#include "opmig/validate/Validate.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -204,7 +205,8 @@ llvm::Expected<UpstreamPlan> planUpstreamBuild(const Manifest &M, const std::str
                                                const std::vector<std::string> &ExtraFlags,
                                                const std::vector<std::string> &MigratedFlags) {
   if (!fs::is_directory(SourceRoot))
-    return inputError("--source ", SourceRoot, " is not a directory");
+    return inputError("the upstream tree '", SourceRoot, "'", inputs::Source,
+                      " is not a directory");
   if (llvm::Error E = checkClosure(M, SourceRoot))
     return E;
   UpstreamPlan Plan;
@@ -224,7 +226,7 @@ llvm::Expected<UpstreamPlan> planUpstreamBuild(const Manifest &M, const std::str
   }
   readBuildFiles(SourceRoot, Plan);
   if (!ExtraFlags.empty())
-    Plan.FlagsFrom.push_back("--upstream-flags");
+    Plan.FlagsFrom.push_back("the upstream flags given");
   for (const std::string &Flag : ExtraFlags)
     addUnique(Plan.NvccFlags, Flag);
   Plan.CodegenFlagsKnown = Plan.FlagsFrom.size() > (M.Build ? 1u : 0u);

@@ -152,7 +152,7 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
     return E;
   Ctx.Toolchain = findToolchain(Options.CudaPath, {});
   Ctx.Nvcc = findNvcc(Ctx.Toolchain.CudaPath);
-  ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, {}, {}};
+  ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, Ctx.ManifestPath, {}, {}};
   bool HaveGpu = haveCudaDevice();
   Ctx.HaveGpu = HaveGpu;
   for (const LayerInfo &Info : allLayers()) {

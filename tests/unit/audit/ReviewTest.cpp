@@ -954,6 +954,65 @@ TEST(ReviewTest, GatePassesEachDomainItsValidateReports) {
             std::string::npos);
 }
 
+// The gate's validate check: the callback's report reaches the review as
+// evidence, its failing checks become the gate's findings naming the
+// domain, and its summary line is kept.
+TEST(ReviewTest, GateValidatesEachDomainAndHandsTheReportToItsReview) {
+  Migration Mig = makeMigration();
+  writeTests(Mig);
+  auto ReviewCommand = [](const std::string &Domain) { return "review " + Domain; };
+  std::vector<std::pair<std::string, std::vector<std::string>>> Calls;
+  std::string Status = "pass";
+  ValidateDomainFor Validate =
+      [&](const std::string &Domain,
+          const std::vector<std::string> &Layers) -> llvm::Expected<DomainValidation> {
+    Calls.push_back({Domain, Layers});
+    std::string Path = Mig.Target + "/validate-" + Domain + ".json";
+    writeFile(Path, validateReport(Domain, {{"parity", Status}}));
+    DomainValidation V{{}, Path, Status + " parity", "validate " + Domain};
+    if (Status == "fail") {
+      Finding F;
+      F.Id = "parity:rope/odd/float16";
+      F.Producer = "validate";
+      F.Message = "result[0]: 12.50% of elements off";
+      V.Findings.push_back(F);
+    }
+    return V;
+  };
+  llvm::Expected<GateConfig> Config =
+      parseGateConfig("checks: [review, validate]\nreview: {compile-check: false}\n"
+                      "validate: {domains: auto, layers: [parity]}\n",
+                      ".opmig.yaml");
+  ASSERT_TRUE(static_cast<bool>(Config)) << llvm::toString(Config.takeError());
+  llvm::Expected<GateResult> Result =
+      runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand, Validate);
+  ASSERT_TRUE(static_cast<bool>(Result)) << llvm::toString(Result.takeError());
+  ASSERT_EQ(Calls.size(), 1u);
+  EXPECT_EQ(Calls[0].first, "rope");
+  EXPECT_EQ(Calls[0].second, std::vector<std::string>{"parity"});
+  EXPECT_EQ(Result->Validations, std::vector<std::string>{"validate rope: pass parity"});
+  ASSERT_EQ(Result->Reviews.size(), 1u);
+  EXPECT_EQ(Result->Reviews[0].Outcome, Verdict::Thoughtful)
+      << renderReviewText(Result->Reviews[0]);
+  EXPECT_TRUE(Result->Combined.Findings.empty());
+
+  Status = "fail";
+  Result = runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand, Validate);
+  ASSERT_TRUE(static_cast<bool>(Result)) << llvm::toString(Result.takeError());
+  ASSERT_FALSE(Result->Combined.Findings.empty());
+  const Finding &F = Result->Combined.Findings.front();
+  EXPECT_EQ(F.Id, "parity:rope/odd/float16");
+  EXPECT_EQ(F.Message, "domain rope: result[0]: 12.50% of elements off");
+  EXPECT_EQ(F.Fix, "run validate rope");
+  EXPECT_EQ(Result->Reviews[0].Outcome, Verdict::Mechanical);
+
+  // Asked for without a way to run it: an input error, not a silent pass.
+  Result = runGate(*Config, Mig.Target, "", Mig.Target + "/layers.yaml", ReviewCommand);
+  ASSERT_FALSE(static_cast<bool>(Result));
+  EXPECT_NE(llvm::toString(Result.takeError()).find("`validate` check cannot run"),
+            std::string::npos);
+}
+
 TEST(ReviewTest, GateReviewsEveryMigratedDomain) {
   Migration Mig = makeMigration();
   auto ReviewCommand = [](const std::string &Domain) { return "review " + Domain + " alone"; };

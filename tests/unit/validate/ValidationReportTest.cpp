@@ -9,7 +9,7 @@ namespace opmig::validate {
 namespace {
 
 ValidationReport sample() {
-  ValidationReport R{"/t", "axpy", "cache-dit", {}, {}};
+  ValidationReport R{"/t", "axpy", "cache-dit", "csrc/axpy/opmig-manifest.json", {}, {}};
   R.Layers.push_back(settleLayer(
       "build", {passed("build-compile", "3 sources compile"), passed("build-link", "linked")}));
   R.Layers.push_back(

@@ -6,9 +6,10 @@
 //   profile: cache-dit          # the audit's --profile
 //   baseline: .opmig-baseline.json
 //   fail-on: error              # error | warning | note
-//   checks: [audit, review, rules-test]
+//   checks: [audit, review, rules-test, validate]
 //   review: {domains: auto}     # auto: every domain with a manifest; or [names]
 //   # review: {validation: [build/validate-rope.json]}  # opmig validate reports
+//   validate: {domains: auto, layers: [build, import, api, fake]}  # default: every layer
 //   rules: [tools/rules]        # extra rule files or folders, beside the built-in ones
 //   exclude: ["tests/fixtures/**"]  # findings in these files are dropped
 //   sarif: opmig.sarif          # where the SARIF log goes (relative to the root)
@@ -18,7 +19,11 @@
 // one report (GateReport.h) covers the gate as a whole: a rule whose
 // fixtures fail becomes an `opmig-rule-test` finding at its rule file, and
 // each problem `opmig review` finds in a domain joins as the review's
-// finding (`does-not-link`, ...), its message naming the domain.
+// finding (`does-not-link`, ...), its message naming the domain. The
+// `validate` check runs `opmig validate` on each domain through a callback
+// (the audit library does not depend on the validators): each failing check
+// joins as its finding, and the report goes to the domain's review as
+// evidence, as a `review.validation` report would.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +68,11 @@ struct GateConfig {
   /// Globs (PathGlob) of files whose findings the gate drops: planted
   /// violations in test fixtures, say.
   std::vector<std::string> Exclude;
+  bool RunValidate = false;
+  /// The domains `validate` proves; empty: every domain with a manifest.
+  std::vector<std::string> ValidateDomains;
+  /// Its layers; empty: every layer, a skipped one failing nothing.
+  std::vector<std::string> ValidateLayers;
   std::string Sarif; ///< Relative to the root; empty: not written.
   std::string JUnit; ///< Relative to the root; empty: not written.
 };
@@ -81,11 +91,26 @@ struct GateResult {
   AuditResult Combined;
   std::vector<RuleTestOutcome> RuleTests; ///< Empty when rules-test did not run.
   std::vector<ReviewResult> Reviews;      ///< One per reviewed domain.
+  /// One line per validated domain: each layer's status.
+  std::vector<std::string> Validations;
 };
 
 /// How the caller reviews one domain on its own (a command line, say): each
 /// review finding's fix names it, and the library knows no command's flags.
 using ReviewCommandFor = std::function<std::string(const std::string &Domain)>;
+
+/// What validating one domain gave the gate.
+struct DomainValidation {
+  std::vector<Finding> Findings; ///< The failing checks' (producer `validate`).
+  std::string ReportPath;        ///< Its JSON report, for the domain's review.
+  std::string Summary;           ///< Each layer's status, on one line.
+  std::string Command;           ///< How to run it on its own.
+};
+
+/// Runs `opmig validate` on one domain of the gated root with `Layers`
+/// (empty: all); InputError when it cannot start (no manifest, ...).
+using ValidateDomainFor = std::function<llvm::Expected<DomainValidation>(
+    const std::string &Domain, const std::vector<std::string> &Layers)>;
 
 /// Runs the checks of `Config` on the tree at `Root` with the built-in rules
 /// of `BuiltinRulesDir` and the config's extra rules; reviews measure test
@@ -93,11 +118,13 @@ using ReviewCommandFor = std::function<std::string(const std::string &Domain)>;
 /// reports of the config as evidence. An untested required layer is a
 /// warning: it fails the gate only under `fail-on: warning`. InputError,
 /// besides a review's, for a validate report of a domain the gate does not
-/// review.
+/// review. `Validate` runs the `validate` check; a config that asks for it
+/// without one is an InputError.
 llvm::Expected<GateResult> runGate(const GateConfig &Config, const std::string &Root,
                                    const std::string &BuiltinRulesDir,
                                    const std::string &LayersFile,
-                                   const ReviewCommandFor &ReviewCommand);
+                                   const ReviewCommandFor &ReviewCommand,
+                                   const ValidateDomainFor &Validate = {});
 
 /// A path of `.opmig.yaml` (reports, baseline, rules) resolved against the
 /// gated root; an absolute one stays as it is.

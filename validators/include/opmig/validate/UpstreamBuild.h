@@ -47,7 +47,7 @@ struct UpstreamPlan {
   /// The upstream's flags (no include dirs, no torch flags): every TU gets
   /// `CommonFlags`; `.cu` files also `NvccFlags` (the archs' -gencode among them).
   std::vector<std::string> CommonFlags, NvccFlags;
-  /// Where the flags were read: `the manifest`, `setup.py`, `--upstream-flags`.
+  /// Where the flags were read: `the manifest`, `setup.py`, `the upstream flags given`.
   std::vector<std::string> FlagsFrom;
   /// False when neither DIR's build files nor `--upstream-flags` give a
   /// code-generation flag: the upstream is then built with the migrated

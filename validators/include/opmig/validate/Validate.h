@@ -19,6 +19,7 @@
 #ifndef OPMIG_VALIDATE_VALIDATE_H
 #define OPMIG_VALIDATE_VALIDATE_H
 
+#include "opmig/support/Errors.h"
 #include "opmig/validate/ValidationReport.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -69,6 +70,12 @@ inline constexpr const char *DefaultArch = "9.0a";
 
 /// `$XDG_CACHE_HOME/opmig/validate`, else `$HOME/.cache/opmig/validate`.
 std::string defaultBuildCacheDir();
+
+/// The options of ValidateOptions that validate's messages name (see
+/// InputName in Errors.h).
+namespace inputs {
+inline constexpr InputName Source{"validate.Source"};
+} // namespace inputs
 
 /// Runs the layers. InputError for a target or domain that cannot be
 /// validated; the layers' findings are in the report.

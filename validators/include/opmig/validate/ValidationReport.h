@@ -68,6 +68,7 @@ struct ValidationReport {
   std::string Target; ///< As given.
   std::string Domain;
   std::string Profile;
+  std::string Manifest;            ///< The domain's, target-relative.
   std::vector<LayerResult> Layers; ///< In the order of allLayers().
   /// What the run did to its environment that a reader should know.
   std::vector<std::string> Notes;
