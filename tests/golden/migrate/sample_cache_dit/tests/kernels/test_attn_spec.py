@@ -37,9 +37,9 @@ def kernels_missing():
     """Why the kernels cannot run here, or None: while cache_dit._C_attn does not import."""
     try:
         importlib.import_module("cache_dit._C_attn")
-    except ImportError as error:
+    except ImportError as problem:
         command = "CACHE_DIT_BUILD_ATTN=1 pip install -e . --no-build-isolation"
-        return f"cache_dit._C_attn is not built ({error}): {command}"
+        return f"cache_dit._C_attn is not built ({problem}): {command}"
     return None
 
 
@@ -79,8 +79,8 @@ def read_spec():
         return None, {"skip": f"no {SPEC_PATH} above this file (opmig migrate writes it)"}
     try:
         spec = json.loads((root / SPEC_PATH).read_text())
-    except (OSError, ValueError) as error:
-        return None, {"fail": f"{SPEC_PATH} does not parse: {error}"}
+    except (OSError, ValueError) as problem:
+        return None, {"fail": f"{SPEC_PATH} does not parse: {problem}"}
     if not isinstance(spec, dict) or spec.get("schema") != "opmig.validation-spec/1":
         return None, {"fail": f"{SPEC_PATH} is no opmig.validation-spec/1 file"}
     return spec, None

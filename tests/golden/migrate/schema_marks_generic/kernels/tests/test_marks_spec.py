@@ -82,8 +82,8 @@ def read_spec():
         return None, {"skip": f"no {SPEC_PATH} above this file (opmig migrate writes it)"}
     try:
         spec = json.loads((root / SPEC_PATH).read_text())
-    except (OSError, ValueError) as error:
-        return None, {"fail": f"{SPEC_PATH} does not parse: {error}"}
+    except (OSError, ValueError) as problem:
+        return None, {"fail": f"{SPEC_PATH} does not parse: {problem}"}
     if not isinstance(spec, dict) or spec.get("schema") != "opmig.validation-spec/1":
         return None, {"fail": f"{SPEC_PATH} is no opmig.validation-spec/1 file"}
     return spec, None
