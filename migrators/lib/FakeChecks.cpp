@@ -109,8 +109,6 @@ std::string checkedAt(const std::string &At) {
   return At.empty() ? "" : " (checked at upstream " + At + ")";
 }
 
-bool isSize(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
-
 /// A tensor the op always gets, whose shape the code told.
 bool hasCheckedShape(const SpecInput &In) {
   return In.IsTensor && In.Shape.Source == ValueSource::Code &&
@@ -156,7 +154,7 @@ private:
     for (size_t I = 0; I < In.Shape.Value.size(); ++I) {
       const std::string &Dim = In.Shape.Value[I];
       Code Here = size(In.Name, I);
-      if (isSize(Dim)) {
+      if (isSizeDim(Dim)) {
         Checks.push_back(
             makeCheck({Here.Python + " == " + Dim, Here.Cpp + " == " + Dim},
                       start().text(Here.Python + " must be " + Dim + ", got ").value(Here)));

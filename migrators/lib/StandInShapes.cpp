@@ -11,23 +11,29 @@ namespace opmig::migrate {
 
 namespace {
 
-bool isSize(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
-
-/// Whether every constraint the code told holds with each name at `Size`.
-/// One that does not parse or evaluate checks nothing in the fake either.
-bool constraintsHold(const SpecOp &Op, int64_t Size) {
+/// The constraints the code told, parsed; one that does not parse checks
+/// nothing in the fake either.
+std::vector<SpecExpression> codeConstraints(const SpecOp &Op) {
+  std::vector<SpecExpression> Parsed;
   for (const Sourced<std::string> &Constraint : Op.Constraints) {
     if (Constraint.Source != ValueSource::Code)
       continue;
-    llvm::Expected<SpecExpression> Parsed = SpecExpression::parse(Constraint.Value);
-    if (!Parsed) {
-      llvm::consumeError(Parsed.takeError());
-      continue;
-    }
+    if (llvm::Expected<SpecExpression> E = SpecExpression::parse(Constraint.Value))
+      Parsed.push_back(std::move(*E));
+    else
+      llvm::consumeError(E.takeError());
+  }
+  return Parsed;
+}
+
+/// Whether each constraint holds with every name at `Size`; one that cannot
+/// be evaluated (an overflow) is not held against it.
+bool holdAt(const std::vector<SpecExpression> &Constraints, int64_t Size) {
+  for (const SpecExpression &Constraint : Constraints) {
     std::map<std::string, int64_t> Dims;
-    for (const std::string &Name : Parsed->names())
+    for (const std::string &Name : Constraint.names())
       Dims[Name] = Size;
-    llvm::Expected<bool> Holds = Parsed->holds(Dims);
+    llvm::Expected<bool> Holds = Constraint.holds(Dims);
     if (!Holds) {
       llvm::consumeError(Holds.takeError());
       continue;
@@ -44,8 +50,8 @@ std::vector<int64_t> shapeOf(const SpecInput &In, int64_t NamedSize) {
   std::vector<int64_t> Shape;
   for (const std::string &Dim : In.Shape.Value) {
     int64_t Literal = 0;
-    Shape.push_back(isSize(Dim) && !llvm::StringRef(Dim).getAsInteger(10, Literal) ? Literal
-                                                                                   : NamedSize);
+    Shape.push_back(isSizeDim(Dim) && !llvm::StringRef(Dim).getAsInteger(10, Literal) ? Literal
+                                                                                      : NamedSize);
   }
   return Shape;
 }
@@ -53,8 +59,9 @@ std::vector<int64_t> shapeOf(const SpecInput &In, int64_t NamedSize) {
 } // namespace
 
 std::optional<std::map<std::string, std::vector<int64_t>>> standInShapes(const SpecOp &Op) {
+  std::vector<SpecExpression> Constraints = codeConstraints(Op);
   for (int64_t Size = 4; Size <= 256; Size *= 2) {
-    if (!constraintsHold(Op, Size))
+    if (!holdAt(Constraints, Size))
       continue;
     std::map<std::string, std::vector<int64_t>> Shapes;
     for (const SpecInput &In : Op.Inputs)

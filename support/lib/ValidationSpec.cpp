@@ -35,6 +35,8 @@ bool isTensorSchemaType(llvm::StringRef Type) {
   return Type.starts_with("Tensor") && !Type.contains('[');
 }
 
+bool isSizeDim(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
+
 bool hasValueRange(llvm::StringRef Type) {
   if (isTensorSchemaType(Type))
     return true;

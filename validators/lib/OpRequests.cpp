@@ -20,8 +20,6 @@ using nlohmann::json;
 /// Dtypes a bad case tries, in order, for an input that accepts others.
 constexpr const char *ForeignDtypes[] = {"float64", "float32", "float16", "bfloat16", "int32"};
 
-bool isSize(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
-
 const DtypeSet *ownDtypes(const SpecInput &In) {
   return In.Dtypes.known() && In.Dtypes.Value.SameAs.empty() && !In.Dtypes.Value.Names.empty()
              ? &In.Dtypes.Value
@@ -113,7 +111,7 @@ std::optional<std::vector<int64_t>> concreteShape(const SpecInput &In, const Dim
     return std::nullopt;
   std::vector<int64_t> Shape;
   for (const std::string &Dim : In.Shape.Value) {
-    if (isSize(Dim)) {
+    if (isSizeDim(Dim)) {
       Shape.push_back(std::stoll(Dim));
       continue;
     }
@@ -225,7 +223,7 @@ private:
     for (const SpecInput &In : Op.Inputs)
       if (In.IsTensor && In.Shape.known())
         for (const std::string &Dim : In.Shape.Value)
-          if (!isSize(Dim) && BaseDims.count(Dim)) {
+          if (!isSizeDim(Dim) && BaseDims.count(Dim)) {
             json &Case =
                 add("empty", "empty-" + Dim, "empty tensors (" + Dim + " = 0)", "raise-or-return");
             Case["dims"][Dim] = 0;
@@ -287,7 +285,7 @@ json inputJson(const SpecInput &In) {
   if (In.Shape.known()) {
     J["shape"] = json::array();
     for (const std::string &Dim : In.Shape.Value)
-      J["shape"].push_back(isSize(Dim) ? json(std::stoll(Dim)) : json(Dim));
+      J["shape"].push_back(isSizeDim(Dim) ? json(std::stoll(Dim)) : json(Dim));
   }
   J["contiguous"] = In.Contiguous.known() && In.Contiguous.Value;
   J["range"] = In.Range.known() ? json{In.Range.Value.Low, In.Range.Value.High} : json(nullptr);

@@ -162,6 +162,9 @@ struct ValidationSpec {
 /// not.
 bool isTensorSchemaType(llvm::StringRef Type);
 
+/// Whether a shape's dim is a size (`3`) rather than a dim name (`B`).
+bool isSizeDim(llvm::StringRef Dim);
+
 /// Whether values of schema type `Type` have a range: tensors and numbers
 /// (`int`, `float`, `SymInt`, `Scalar`, optional or not), not `bool` or
 /// `str`.
