@@ -44,8 +44,12 @@ at::Tensor rms_norm(const at::Tensor &x, const at::Tensor &weight, double eps) {
   (void)x;
   (void)weight;
   (void)eps;
+  TORCH_CHECK(x.dim() >= 1,
+              "rms_norm: x must have at least 1 dim, got ", x.dim(), " (checked at upstream csrc/norm/rms_norm.cu:37:3)");
   TORCH_CHECK(weight.dim() == 1,
               "rms_norm: weight must have 1 dim, got ", weight.dim(), " (checked at upstream csrc/norm/rms_norm.cu:40:3)");
+  TORCH_CHECK(weight.sym_size(0) == x.sym_size(-1),
+              "rms_norm: weight.size(0) must equal x.size(-1) (dim hidden), got ", weight.sym_size(0), " and ", x.sym_size(-1));
   return at::empty_like(x);
 }
 

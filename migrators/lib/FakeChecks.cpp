@@ -99,7 +99,7 @@ Code rank(const std::string &Input) { return {Input + ".dim()", Input + ".dim()"
 
 /// C++ asks for the SymInt: `size()` throws on the symbolic sizes of
 /// torch.compile's dynamic shapes, and SymInt's comparisons give a bool.
-Code size(const std::string &Input, size_t Index) {
+Code size(const std::string &Input, int64_t Index) {
   std::string Dim = "(" + std::to_string(Index) + ")";
   return {Input + ".size" + Dim, Input + ".sym_size" + Dim};
 }
@@ -135,32 +135,45 @@ public:
 private:
   const SpecOp &Op;
   std::vector<FakeCheck> Checks;
-  /// Each dim name's first occurrence: input and index.
-  std::map<std::string, std::pair<std::string, size_t>, std::less<>> First;
+  /// Each dim name's first occurrence: input and index (from the end in a
+  /// shape with leading dims).
+  std::map<std::string, std::pair<std::string, int64_t>, std::less<>> First;
 
   Message start() const { return Message().text(Op.Name + ": "); }
 
+  /// The named dims, after any leading ones, and where they start.
+  static llvm::ArrayRef<std::string> named(const SpecInput &In) {
+    llvm::ArrayRef<std::string> Dims = In.Shape.Value;
+    return hasLeadingDims(In.Shape.Value) ? Dims.drop_front() : Dims;
+  }
+
   void ranks(const SpecInput &In) {
-    std::string Rank = std::to_string(In.Shape.Value.size());
-    Checks.push_back(makeCheck(
-        {rank(In.Name).Python + " == " + Rank, rank(In.Name).Cpp + " == " + Rank},
-        start()
-            .text(In.Name + " must have " + Rank + (Rank == "1" ? " dim" : " dims") + ", got ")
-            .value(rank(In.Name))
-            .text(checkedAt(In.Shape.At))));
+    bool Leading = hasLeadingDims(In.Shape.Value);
+    std::string Rank = std::to_string(named(In).size());
+    std::string Op = Leading ? " >= " : " == ";
+    Checks.push_back(makeCheck({rank(In.Name).Python + Op + Rank, rank(In.Name).Cpp + Op + Rank},
+                               start()
+                                   .text(In.Name + " must have " + (Leading ? "at least " : "") +
+                                         Rank + (Rank == "1" ? " dim" : " dims") + ", got ")
+                                   .value(rank(In.Name))
+                                   .text(checkedAt(In.Shape.At))));
   }
 
   void sizes(const SpecInput &In) {
-    for (size_t I = 0; I < In.Shape.Value.size(); ++I) {
-      const std::string &Dim = In.Shape.Value[I];
-      Code Here = size(In.Name, I);
+    llvm::ArrayRef<std::string> Dims = named(In);
+    // Behind leading dims, a dim is found from the end.
+    int64_t Base = hasLeadingDims(In.Shape.Value) ? -static_cast<int64_t>(Dims.size()) : 0;
+    for (size_t I = 0; I < Dims.size(); ++I) {
+      const std::string &Dim = Dims[I];
+      int64_t Index = Base + static_cast<int64_t>(I);
+      Code Here = size(In.Name, Index);
       if (isSizeDim(Dim)) {
         Checks.push_back(
             makeCheck({Here.Python + " == " + Dim, Here.Cpp + " == " + Dim},
                       start().text(Here.Python + " must be " + Dim + ", got ").value(Here)));
         continue;
       }
-      auto [It, New] = First.try_emplace(Dim, In.Name, I);
+      auto [It, New] = First.try_emplace(Dim, In.Name, Index);
       if (New)
         continue;
       Code There = size(It->second.first, It->second.second);

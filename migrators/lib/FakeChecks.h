@@ -12,6 +12,8 @@
 //   constraint: D % 8 == 0, at a.cu:6:3       w.size(1) == 3
 //                                             x.size(1) % 8 == 0
 //
+// Behind leading dims (`["...", D]`) the rank is a least one and sizes
+// count from the end (`x.dim() >= 1`, `w.size(0) == x.size(-1)`).
 // A dim name is spelled as its first occurrence, input by input. Only what
 // the code told counts (a user's or a TODO value never does), and only
 // tensors that are always there: an optional tensor's shape, and a

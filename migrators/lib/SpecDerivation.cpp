@@ -9,6 +9,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 
+#include <algorithm>
+#include <map>
 #include <set>
 
 namespace opmig::migrate {
@@ -69,6 +71,7 @@ const Expr *methodObject(const Expr *E, llvm::StringRef &Method) {
 
 /// A size of a tensor parameter: `x.size(i)` or `x.sizes()[i]`, directly
 /// or through a `const` local initialised with one (whose name is `Alias`).
+/// `i` may count from the end: `-1`, `x.dim() - 1`.
 struct SizeTerm {
   unsigned Param = 0;
   int64_t Index = 0;
@@ -122,6 +125,9 @@ private:
   struct ParamFacts {
     std::optional<int64_t> Rank;
     std::string RankAt;
+    /// `x.dim() >= 2`, `x.dim() > 1`: the least rank, while none is known.
+    std::optional<int64_t> MinRank;
+    std::string MinRankAt;
     std::optional<std::vector<std::string>> Dtypes;
     std::string DtypesAt;
     std::string SameDtypeAt; ///< The first check tying its dtype to another's.
@@ -130,7 +136,12 @@ private:
   std::vector<ParamFacts> Params;
   std::vector<SizeTerm> Aliases;
   std::vector<std::pair<PendingEqual, std::string>> Equal;
-  std::vector<std::pair<SizeTerm, int64_t>> Fixed;
+  struct FixedSize {
+    SizeTerm Term;
+    int64_t Value = 0;
+    std::string At;
+  };
+  std::vector<FixedSize> Fixed;
   std::vector<std::pair<unsigned, unsigned>> SameDtype;
   std::vector<PendingConstraint> Constraints;
 
@@ -139,6 +150,15 @@ private:
   std::map<std::pair<unsigned, int64_t>, std::string> ClassName;
   std::map<std::pair<unsigned, int64_t>, int64_t> ClassSize;
   std::vector<std::pair<std::string, std::string>> ConstraintTexts;
+
+  /// Per tensor of unknown rank: how far from the end its checks reach,
+  /// whether one indexes it from the front, and where the first is.
+  struct Reach {
+    int64_t Back = 0;
+    bool Front = false;
+    std::string At;
+  };
+  std::map<unsigned, Reach> Reaches;
 
   std::string where(const Stmt *S) const {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -234,13 +254,25 @@ private:
     return Negative ? -Value : Value;
   }
 
+  /// A dim index of tensor parameter `Param`: a literal, or `x.dim() - k`
+  /// (as `-k`, counted from the end).
+  std::optional<int64_t> index(const Expr *E, unsigned Param) const {
+    if (std::optional<int64_t> Value = literal(E))
+      return Value;
+    const auto *Minus = dyn_cast<BinaryOperator>(strip(E));
+    if (!Minus || Minus->getOpcode() != BO_Sub || rankOf(Minus->getLHS()) != Param)
+      return std::nullopt;
+    std::optional<int64_t> Back = literal(Minus->getRHS());
+    return Back && *Back > 0 ? std::optional<int64_t>(-*Back) : std::nullopt;
+  }
+
   std::optional<SizeTerm> sizeOf(const Expr *E) const {
     llvm::StringRef Method, Inner;
     if (const Expr *Object = methodObject(E, Method); Object && Method == "size") {
       const auto *Call = cast<CXXMemberCallExpr>(strip(E));
       std::optional<unsigned> Param = tensorParam(Object);
       std::optional<int64_t> Index =
-          Call->getNumArgs() == 1 ? literal(Call->getArg(0)) : std::nullopt;
+          Param && Call->getNumArgs() == 1 ? index(Call->getArg(0), *Param) : std::nullopt;
       if (Param && Index)
         return SizeTerm{*Param, *Index, ""};
       return std::nullopt;
@@ -250,7 +282,7 @@ private:
       if (const Expr *Tensor = methodObject(Subscript->getArg(0), Inner);
           Tensor && Inner == "sizes")
         if (std::optional<unsigned> Param = tensorParam(Tensor))
-          if (std::optional<int64_t> Index = literal(Subscript->getArg(1)))
+          if (std::optional<int64_t> Index = index(Subscript->getArg(1), *Param))
             return SizeTerm{*Param, *Index, ""};
     if (const VarDecl *Var = local(E))
       return localSize(Var);
@@ -449,6 +481,8 @@ private:
         return setDtypes(Is->first, {Is->second}, At);
     if (Op == BO_EQ && rank(L, R, At))
       return;
+    if (leastRank(Op, L, R, At))
+      return;
     std::optional<DimExpr> A = dimExpr(L), B = dimExpr(R);
     if (!A || !B || (!hasSize(*A) && !hasSize(*B)))
       return;
@@ -458,7 +492,7 @@ private:
         (A->K == DimExpr::Literal || B->K == DimExpr::Literal)) {
       const DimExpr &Size = A->K == DimExpr::Size ? *A : *B;
       const DimExpr &Value = A->K == DimExpr::Size ? *B : *A;
-      return Fixed.push_back({Size.Term, Value.Value});
+      return Fixed.push_back({Size.Term, Value.Value, At});
     }
     Constraints.push_back({*A, *B, BinaryOperator::getOpcodeStr(Op).str(), At});
   }
@@ -487,20 +521,41 @@ private:
     return false;
   }
 
+  /// `x.dim() >= k`, `x.dim() > k`, and the same written the other way.
+  bool leastRank(BinaryOperatorKind Op, const Expr *L, const Expr *R, const std::string &At) {
+    std::optional<unsigned> Param = rankOf(L);
+    std::optional<int64_t> Value = literal(R);
+    if (!Param) { // `k <= x.dim()` is `x.dim() >= k`.
+      Param = rankOf(R);
+      Value = literal(L);
+      Op = Op == BO_LE ? BO_GE : Op == BO_LT ? BO_GT : BO_EQ;
+    }
+    if (!Param || !Value || (Op != BO_GE && Op != BO_GT))
+      return false;
+    int64_t Least = *Value + (Op == BO_GT ? 1 : 0);
+    ParamFacts &P = Params[*Param];
+    if (!P.MinRank || Least > *P.MinRank) {
+      P.MinRank = Least;
+      P.MinRankAt = At;
+    }
+    return true;
+  }
+
   //===--------------------------------------------------------------------===//
   // Dims: once every rank is known.
   //===--------------------------------------------------------------------===//
 
   using Slot = std::pair<unsigned, int64_t>;
 
-  /// The slot a size names; none for an index the rank does not have, or a
-  /// negative one of a tensor of unknown rank.
+  /// The slot a size names: its index from the front where the rank is
+  /// known, else as written (a negative one counts from the end); none for
+  /// an index the rank does not have.
   std::optional<Slot> slot(const SizeTerm &Term) const {
     std::optional<int64_t> Rank = Params[Term.Param].Rank;
     int64_t Index = Term.Index;
     if (Index < 0 && Rank)
       Index += *Rank;
-    if (Index < 0 || (Rank && Index >= *Rank))
+    if ((Rank && (Index < 0 || Index >= *Rank)))
       return std::nullopt;
     return Slot{Term.Param, Index};
   }
@@ -525,14 +580,45 @@ private:
       ClassSize[A] = ClassSize[B];
   }
 
+  void reach(const SizeTerm &Term, const std::string &At) {
+    if (Params[Term.Param].Rank)
+      return;
+    Reach &R = Reaches[Term.Param];
+    if (Term.Index >= 0)
+      R.Front = true;
+    else
+      R.Back = std::max(R.Back, -Term.Index);
+    if (R.At.empty())
+      R.At = At;
+  }
+
+  void reach(const DimExpr &E, const std::string &At) {
+    if (E.K == DimExpr::Size)
+      reach(E.Term, At);
+    if (E.K == DimExpr::Binary) {
+      reach(*E.Left, At);
+      reach(*E.Right, At);
+    }
+  }
+
   void applyDims() {
+    for (const auto &[Pair, At] : Equal) {
+      reach(Pair.A, At);
+      reach(Pair.B, At);
+    }
+    for (const FixedSize &F : Fixed)
+      reach(F.Term, F.At);
+    for (const PendingConstraint &C : Constraints) {
+      reach(C.Left, C.At);
+      reach(C.Right, C.At);
+    }
     for (const auto &[Pair, At] : Equal)
       if (std::optional<Slot> A = slot(Pair.A))
         if (std::optional<Slot> B = slot(Pair.B))
           unite(*A, *B);
-    for (const auto &[Term, Value] : Fixed)
-      if (std::optional<Slot> S = slot(Term); S && Value >= 0)
-        ClassSize.try_emplace(find(*S), Value);
+    for (const FixedSize &F : Fixed)
+      if (std::optional<Slot> S = slot(F.Term); S && F.Value >= 0)
+        ClassSize.try_emplace(find(*S), F.Value);
     for (const SizeTerm &Alias : Aliases)
       if (std::optional<Slot> S = slot(Alias))
         ClassName.try_emplace(find(*S), Alias.Alias);
@@ -549,7 +635,12 @@ private:
       return std::to_string(It->second);
     if (auto It = ClassName.find(Root); It != ClassName.end())
       return It->second;
-    return Request.Signature->Params[Root.first].Name + "_" + std::to_string(Root.second);
+    const std::string &Param = Request.Signature->Params[Root.first].Name;
+    if (Root.second == -1)
+      return Param + "_last";
+    if (Root.second < 0)
+      return Param + "_last" + std::to_string(-Root.second);
+    return Param + "_" + std::to_string(Root.second);
   }
 
   std::optional<std::string> render(const DimExpr &E) {
@@ -592,6 +683,25 @@ private:
     return *Class.begin();
   }
 
+  /// A tensor of unknown rank: `["...", x_last2, x_last]`, as many dims as
+  /// its checks reach from the end or its least rank asks for; none when a
+  /// check indexes it from the front (the shape cannot say both).
+  std::optional<Sourced<std::vector<std::string>>> trailingShape(unsigned Param) {
+    const ParamFacts &P = Params[Param];
+    auto It = Reaches.find(Param);
+    if (It != Reaches.end() && It->second.Front)
+      return std::nullopt;
+    int64_t Back = It == Reaches.end() ? 0 : It->second.Back;
+    int64_t Count = std::max(Back, P.MinRank.value_or(0));
+    if (Count == 0)
+      return std::nullopt;
+    std::vector<std::string> Shape{LeadingDims};
+    for (int64_t K = Count; K >= 1; --K)
+      Shape.push_back(dimName({Param, -K}));
+    return Sourced<std::vector<std::string>>::code(
+        std::move(Shape), P.MinRankAt.empty() ? It->second.At : P.MinRankAt);
+  }
+
   void fill(SpecOp &Op) {
     for (size_t I = 0; I < Op.Inputs.size() && I < Params.size(); ++I) {
       SpecInput &In = Op.Inputs[I];
@@ -603,6 +713,8 @@ private:
         for (int64_t D = 0; D < *P.Rank; ++D)
           Shape.push_back(dimName({static_cast<unsigned>(I), D}));
         In.Shape = Sourced<std::vector<std::string>>::code(std::move(Shape), P.RankAt);
+      } else if (auto Trailing = trailingShape(static_cast<unsigned>(I))) {
+        In.Shape = std::move(*Trailing);
       }
       if (P.Dtypes && !P.Dtypes->empty())
         In.Dtypes = Sourced<DtypeSet>::code({*P.Dtypes, ""}, P.DtypesAt);

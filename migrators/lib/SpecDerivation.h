@@ -27,7 +27,11 @@
 //   - ranks: `x.dim() == 2`, `x.ndimension() == 2`, `x.sizes().size() == 2`;
 //   - shapes: `w.size(0) == x.size(1)` (also through a `const` local
 //     initialised from a size, whose name then names the dim), and a size
-//     compared with a literal;
+//     compared with a literal; an index may count from the end (`-1`,
+//     `x.dim() - 1`);
+//   - a tensor of unknown rank whose checks reach only its last dims, or
+//     whose least rank is checked (`x.dim() >= 1`), gets `["...", D]`: any
+//     leading dims, then the ones named (a norm over the hidden dim);
 //   - constraints: `x.size(-1) % 8 == 0` and other comparisons of sizes
 //     with literals, over the dims' names;
 //   - `x.is_contiguous()`, `x.is_cuda()` / `x.device().is_cuda()`.

@@ -37,6 +37,10 @@ bool isTensorSchemaType(llvm::StringRef Type) {
 
 bool isSizeDim(llvm::StringRef Dim) { return !Dim.empty() && llvm::all_of(Dim, llvm::isDigit); }
 
+bool hasLeadingDims(const std::vector<std::string> &Shape) {
+  return !Shape.empty() && Shape.front() == LeadingDims;
+}
+
 bool hasValueRange(llvm::StringRef Type) {
   if (isTensorSchemaType(Type))
     return true;
@@ -72,7 +76,7 @@ std::vector<std::string> SpecOp::dimNames() const {
   for (const SpecInput &In : Inputs)
     if (In.Shape.known())
       for (const std::string &Dim : In.Shape.Value)
-        if (!Dim.empty() && !llvm::isDigit(Dim.front()))
+        if (!isSizeDim(Dim) && Dim != LeadingDims)
           Names.insert(Dim);
   for (const Sourced<std::string> &Constraint : Constraints)
     if (llvm::Expected<SpecExpression> E = SpecExpression::parse(Constraint.Value))

@@ -162,7 +162,11 @@ llvm::Expected<std::vector<std::string>> readShape(const ConfigNode &Node) {
     return E;
   std::vector<std::string> Dims;
   for (const ConfigNode &Item : Node.elements()) {
-    if (Item.json().is_number()) {
+    if (Item.json() == LeadingDims) {
+      if (!Dims.empty())
+        return Item.error("'...' (any leading dims) may only be a shape's first dim");
+      Dims.push_back(LeadingDims);
+    } else if (Item.json().is_number()) {
       llvm::Expected<int64_t> Size = size(Item);
       if (!Size)
         return Size.takeError();
@@ -170,7 +174,8 @@ llvm::Expected<std::vector<std::string>> readShape(const ConfigNode &Node) {
     } else if (Item.json().is_string() && isIdentifier(Item.json().get<std::string>())) {
       Dims.push_back(Item.json().get<std::string>());
     } else {
-      return Item.error(Item.describe() + " must be a dim name (an identifier) or a size");
+      return Item.error(Item.describe() +
+                        " must be a dim name (an identifier), a size, or '...' first");
     }
   }
   return Dims;
@@ -519,6 +524,11 @@ private:
     return llvm::Error::success();
   }
 
+  bool anyLeadingDims() const {
+    return llvm::any_of(Op.Inputs,
+                        [](const SpecInput &In) { return hasLeadingDims(In.Shape.Value); });
+  }
+
   std::set<std::string> shapeDims() const {
     std::set<std::string> Dims;
     for (const SpecInput &In : Op.Inputs)
@@ -601,7 +611,8 @@ private:
     std::set<std::string> Known = shapeDims();
     bool Complete = allShapesKnown();
     for (const ConfigNode &Member : Dims.members()) {
-      if (Complete && !Known.count(Member.key()))
+      bool Leading = Member.key() == LeadingDims && anyLeadingDims();
+      if (Complete && !Known.count(Member.key()) && !Leading)
         return Member.error("case '" + Case.Name + "' sets dim '" + Member.key() +
                             "', which no input's shape has (" + llvm::join(Known, ", ") + ")");
       llvm::Expected<int64_t> Value = size(Member);

@@ -80,12 +80,30 @@ OPS = textwrap.dedent(
         out.copy_(x * alpha)
 
 
+    def checked_rows(x, w):
+        torch._check(x.dim() >= 1, lambda: f"x: rank {x.dim()}, expected at least 1")
+        torch._check(w.dim() == 1 and w.size(0) == x.size(-1), lambda: "w: not x's last dim")
+        torch._check(x.dtype == torch.float32 and w.dtype == x.dtype, lambda: "x, w: dtype")
+        torch._check(x.is_contiguous() and x.device == w.device, lambda: "x, w: layout")
+
+
+    def scale_rows(x, w):
+        checked_rows(x, w)
+        return x * w
+
+
+    def fake_scale_rows(x, w):
+        checked_rows(x, w)
+        return torch.empty_like(x)
+
+
     define("scale_add", SCALE_ADD, scale_add, fake_scale_add)
+    define("scale_rows", "(Tensor x, Tensor w) -> Tensor", scale_rows, fake_scale_rows)
     define("unchecked", SCALE_ADD, lambda x, y, alpha: x + alpha * y, fake_scale_add)
     define("wrong_fake", SCALE_ADD, scale_add, lambda x, y, alpha: torch.empty_like(x[0]))
     define("scale_into", "(Tensor(a!) out, Tensor x, float alpha) -> ()", scale_into,
            lambda out, x, alpha: None)
-    OPS = ("scale_add", "unchecked", "wrong_fake", "scale_into")
+    OPS = ("scale_add", "unchecked", "wrong_fake", "scale_into", "scale_rows")
     """
 )
 
@@ -116,6 +134,10 @@ REFERENCE = textwrap.dedent(
 
     def scale_into(out, x, alpha):
         out.copy_(x * alpha)
+
+
+    def scale_rows(x, w):
+        return x * w
     """
 )
 
@@ -175,6 +197,28 @@ def scale_into_op(device):
         "reference": {"user": {"python": "reference_ops:scale_into"}},
         "tolerances": "TODO",
         "cases": {"user": [{"name": "even", "dims": {"rows": 4, "cols": 8}}]},
+    }
+
+
+def scale_rows_op(device):
+    """An op over the last dim of a tensor of any rank, as migrate derives it (`...` first)."""
+    x, w = tensor_input("x", ["float32"], device), tensor_input("w", {"same_as": "x"}, device)
+    x["shape"]["code"], w["shape"]["code"] = ["...", "hidden"], ["hidden"]
+    del w["contiguous"]
+    return {
+        "name": "scale_rows",
+        "schema": "(Tensor x, Tensor w) -> Tensor",
+        "inputs": [x, w],
+        "constraints": [],
+        "outputs": [{"result": 0}],
+        "reference": {"user": {"python": "reference_ops:scale_rows"}},
+        "tolerances": "TODO",
+        "cases": {
+            "user": [
+                {"name": "rows", "dims": {"...": 5, "hidden": 33}},
+                {"name": "flat", "dims": {"hidden": 8}},
+            ]
+        },
     }
 
 
@@ -351,6 +395,13 @@ class GeneratedTestsRunTheSpec(unittest.TestCase):
         # fake, smoke, parity: 3 cases of scale_add and 1 of scale_into; boundary: 7 bad inputs
         # of each (no `on-cpu` ones: the spec runs them on the CPU).
         self.assertEqual(len(results), 3 * 3 + 3 * 1 + 7 + 7, sorted(results))
+
+    def test_leading_dims_run_with_one_dim_or_none_and_a_rank_below_the_least(self):
+        results = self.run_spec(spec(scale_rows_op("cpu")))
+        self.assert_states(results, "test_", "passed")
+        names = " ".join(results)
+        for case in ("rows/float32", "flat/float32", "x-rank-0", "w-hidden-mismatch"):
+            self.assertIn(case, names)
 
     def test_a_wrong_reference_fails_parity_only(self):
         op = scale_add_op("scale_add", "cpu", reference="reference_ops:scale_add_off")

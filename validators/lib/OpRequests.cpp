@@ -7,6 +7,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <cstddef>
 #include <optional>
 #include <set>
 
@@ -105,12 +106,18 @@ std::optional<Dims> oddTwin(const SpecOp &Op, const Dims &Base) {
   return Changed ? std::optional<Dims>(Odd) : std::nullopt;
 }
 
-/// The tensor input's shape for dims `D`; nullopt without a shape.
+/// The tensor input's shape for dims `D`; nullopt without a shape. Leading
+/// dims are one dim of `D`'s size for them, or none.
 std::optional<std::vector<int64_t>> concreteShape(const SpecInput &In, const Dims &D) {
   if (!In.Shape.known())
     return std::nullopt;
   std::vector<int64_t> Shape;
   for (const std::string &Dim : In.Shape.Value) {
+    if (Dim == LeadingDims) {
+      if (auto It = D.find(Dim); It != D.end())
+        Shape.push_back(It->second);
+      continue;
+    }
     if (isSizeDim(Dim)) {
       Shape.push_back(std::stoll(Dim));
       continue;
@@ -177,13 +184,8 @@ private:
     std::optional<std::vector<int64_t>> Shape = concreteShape(In, BaseDims);
     // Only a rank the code checks is one the op must enforce: a shape the
     // user wrote may be one example of several (rms_norm takes any rank).
-    if (Shape && In.Shape.Source == ValueSource::Code) {
-      std::vector<int64_t> Ranked = *Shape;
-      Ranked.insert(Ranked.begin(), 2);
-      add("rank", In.Name + "-rank-" + std::to_string(Ranked.size()),
-          In.Name + " with " + std::to_string(Ranked.size()) + " dims instead of " +
-              std::to_string(Shape->size()))["overrides"][In.Name]["shape"] = Ranked;
-    }
+    if (Shape && In.Shape.Source == ValueSource::Code)
+      wrongRank(In, *Shape);
     if (Shape && !Shape->empty() && Shape->back() >= 2 && In.Contiguous.known() &&
         In.Contiguous.Value)
       add("layout", In.Name + "-non-contiguous",
@@ -192,6 +194,25 @@ private:
       add("device", In.Name + "-on-cpu",
           tensorCount() > 1 ? In.Name + " on the CPU, the others on CUDA"
                             : In.Name + " on the CPU")["overrides"][In.Name]["device"] = "cpu";
+  }
+
+  /// One dim more than the code's rank, or one fewer than its least rank
+  /// (behind leading dims, any more is right).
+  void wrongRank(const SpecInput &In, const std::vector<int64_t> &Shape) {
+    std::vector<int64_t> Ranked = Shape;
+    std::string Instead = std::to_string(Shape.size());
+    if (hasLeadingDims(In.Shape.Value)) {
+      size_t Least = In.Shape.Value.size() - 1;
+      if (Least == 0)
+        return;
+      Ranked.erase(Ranked.begin(), Ranked.end() - static_cast<std::ptrdiff_t>(Least - 1));
+      Instead = "at least " + std::to_string(Least);
+    } else {
+      Ranked.insert(Ranked.begin(), 2);
+    }
+    add("rank", In.Name + "-rank-" + std::to_string(Ranked.size()),
+        In.Name + " with " + std::to_string(Ranked.size()) + " dims instead of " +
+            Instead)["overrides"][In.Name]["shape"] = Ranked;
   }
 
   /// A dim two inputs share, one larger for the last of them.
@@ -223,7 +244,7 @@ private:
     for (const SpecInput &In : Op.Inputs)
       if (In.IsTensor && In.Shape.known())
         for (const std::string &Dim : In.Shape.Value)
-          if (!isSizeDim(Dim) && BaseDims.count(Dim)) {
+          if (!isSizeDim(Dim) && Dim != LeadingDims && BaseDims.count(Dim)) {
             json &Case =
                 add("empty", "empty-" + Dim, "empty tensors (" + Dim + " = 0)", "raise-or-return");
             Case["dims"][Dim] = 0;

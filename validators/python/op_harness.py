@@ -166,13 +166,23 @@ def dtype_of(torch, name):
     return getattr(torch, name)
 
 
+LEADING = "..."  # a shape's first dim: any number of leading dims
+
+
 def shape_of(spec_input, dims, override):
+    """The concrete shape; leading dims are one dim of the case's size for `...`, or none."""
     if "shape" in override:
         return list(override["shape"])
     shape = spec_input.get("shape")
     if shape is None:
         return None
-    return [dim if isinstance(dim, int) else dims[dim] for dim in shape]
+    concrete = []
+    for dim in shape:
+        if dim == LEADING:
+            concrete += [dims[LEADING]] if LEADING in dims else []
+        else:
+            concrete.append(dim if isinstance(dim, int) else dims[dim])
+    return concrete
 
 
 def fill(torch, shape, dtype, value_range, generator, device):

@@ -74,7 +74,14 @@ const ChecksCase Cases[] = {
     {"Rank", "const at::Tensor &x", "  TORCH_CHECK(x.dim() == 2);\n", "x.dim() == 2\n"},
     {"RankInABranchIsNotChecked", "const at::Tensor &x, bool flat",
      "  if (flat) {\n    TORCH_CHECK(x.dim() == 2);\n  }\n", ""},
-    {"RankAtLeastIsNotChecked", "const at::Tensor &x", "  TORCH_CHECK(x.dim() >= 2);\n", ""},
+    {"RankAtLeast", "const at::Tensor &x", "  TORCH_CHECK(x.dim() >= 2);\n", "x.dim() >= 2\n"},
+    {"LastDimOfAnyRankCountsFromTheEnd", XW,
+     "  TORCH_CHECK(x.dim() >= 1);\n  const int64_t hidden = x.size(x.dim() - 1);\n"
+     "  TORCH_CHECK(w.dim() == 1 && w.size(0) == hidden);\n  TORCH_CHECK(hidden % 8 == 0);\n",
+     "x.dim() >= 1\nw.dim() == 1\nw.size(0) == x.size(-1)\nx.size(-1) % 8 == 0\n"},
+    {"TrailingDimsBehindLeadingOnes", XW,
+     "  TORCH_CHECK(x.size(-2) == w.size(-1));\n  TORCH_CHECK(x.size(-1) == 4);\n",
+     "x.dim() >= 2\nw.dim() >= 1\nx.size(-1) == 4\nw.size(-1) == x.size(-2)\n"},
     {"RanksComeFirst", XW,
      "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(x.size(1) == w.size(0));\n"
      "  TORCH_CHECK(w.dim() == 1);\n",

@@ -112,6 +112,29 @@ ops:
   EXPECT_EQ(Spec->Ops[0].Cases.Value[0].Dims.at("D"), 16);
 }
 
+TEST(ValidationSpecTest, LeadingDimsComeFirstAndACaseMayGiveThemOneSize) {
+  llvm::Expected<ValidationSpec> Spec = parseYaml(R"(schema: opmig.validation-spec/1
+domain: d
+ops:
+- name: f
+  inputs:
+  - {name: x, type: Tensor, shape: {code: ['...', hidden], at: 'a.cu:3:3'}}
+  - {name: w, type: Tensor, shape: {code: [hidden], at: 'a.cu:4:3'}}
+  cases: {user: [{name: rows, dims: {'...': 7, hidden: 33}}, {name: flat, dims: {hidden: 8}}]}
+)");
+  ASSERT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+  const SpecOp &Op = Spec->Ops[0];
+  EXPECT_EQ(Op.Inputs[0].Shape.Value, (std::vector<std::string>{"...", "hidden"}));
+  EXPECT_TRUE(hasLeadingDims(Op.Inputs[0].Shape.Value));
+  EXPECT_FALSE(hasLeadingDims(Op.Inputs[1].Shape.Value));
+  EXPECT_EQ(Op.dimNames(), std::vector<std::string>{"hidden"});
+  EXPECT_EQ(Op.Cases.Value[0].Dims.at("..."), 7);
+  EXPECT_FALSE(Op.Cases.Value[1].Dims.count("..."));
+  nlohmann::json Written = nlohmann::json::parse(serializeValidationSpec(*Spec));
+  EXPECT_EQ(Written["ops"][0]["inputs"][0]["shape"]["code"],
+            nlohmann::json::parse(R"(["...", "hidden"])"));
+}
+
 /// The spec `schema, domain, ops: [- name: f` and then `OpLines`, each
 /// indented by two: the op's keys start on line 5, column 3.
 std::string specWithOp(llvm::StringRef OpLines) {
@@ -173,8 +196,14 @@ TEST(ValidationSpecTest, EveryErrorNamesItsPlace) {
        specWithOp("inputs:\n- {name: x, type: Tensor, shape: {user: [B], at: 'a.cu:1:1'}}"),
        "s.yaml:6:48: 'at' goes with 'code' only, in 'ops[0].inputs[0].shape'"},
       {"bad dim", specWithOp("inputs:\n- {name: x, type: Tensor, shape: {user: [B, 2x]}}"),
-       "s.yaml:6:47: 'ops[0].inputs[0].shape.user[1]' must be a dim name (an identifier) or a "
-       "size"},
+       "s.yaml:6:47: 'ops[0].inputs[0].shape.user[1]' must be a dim name (an identifier), a "
+       "size, or '...' first"},
+      {"leading dims not first",
+       specWithOp("inputs:\n- {name: x, type: Tensor, shape: {user: [B, '...']}}"),
+       "s.yaml:6:47: '...' (any leading dims) may only be a shape's first dim"},
+      {"leading dims in a case without them",
+       specWithOp(X + "\ncases: {user: [{name: a, dims: {B: 1, D: 2, '...': 3}}]}"),
+       "s.yaml:7:47: case 'a' sets dim '...', which no input's shape has (B, D)"},
       {"negative size", specWithOp("inputs:\n- {name: x, type: Tensor, shape: {user: [-1]}}"),
        "s.yaml:6:44: 'ops[0].inputs[0].shape.user[0]' must be a non-negative integer"},
       {"dtype", specWithOp("inputs:\n- {name: x, type: Tensor, dtypes: {user: [half]}}"),

@@ -96,6 +96,28 @@ TEST(OpRequestsTest, ARankTheCodeChecksGetsOneMoreDim) {
   EXPECT_EQ(named(Bad, "v-rank-4")["what"], "v with 4 dims instead of 3");
 }
 
+/// rms_norm as migrate derives it: x of any rank, its last dim shared.
+constexpr const char *NormSpec = R"yaml(schema: opmig.validation-spec/1
+domain: d
+ops:
+- name: norm
+  schema: "(Tensor x, Tensor w) -> Tensor"
+  inputs:
+  - {name: x, type: Tensor, shape: {code: ['...', hidden], at: "a.cu:3:3"}, dtypes: {user: [float32]}}
+  - {name: w, type: Tensor, shape: {code: [hidden], at: "a.cu:5:3"}, dtypes: {user: [float32]}}
+  outputs: [{result: 0}]
+  cases: {user: [{name: rows, dims: {'...': 6, hidden: 32}}]}
+)yaml";
+
+TEST(OpRequestsTest, BehindLeadingDimsTheWrongRankIsOneBelowTheLeast) {
+  json Bad = requestFor(NormSpec)["bad_cases"];
+  EXPECT_EQ(named(Bad, "x-rank-0")["overrides"]["x"]["shape"], json::array());
+  EXPECT_EQ(named(Bad, "x-rank-0")["what"], "x with 0 dims instead of at least 1");
+  EXPECT_EQ(named(Bad, "w-hidden-mismatch")["overrides"]["w"]["shape"], json::parse("[33]"));
+  for (const json &Case : Bad)
+    EXPECT_NE(Case["name"], "empty-...") << "leading dims are no dim a case empties";
+}
+
 TEST(OpRequestsTest, MissingCasesAndShapesAreNamed) {
   OpRequest R = opRequest([] {
     llvm::Expected<ValidationSpec> Spec = parseValidationSpec(R"yaml(schema: opmig.validation-spec/1

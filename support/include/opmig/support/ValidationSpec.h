@@ -79,11 +79,17 @@ struct ValueRange {
   double High = 0;
 };
 
+/// The first dim of a shape that takes any number of leading dims
+/// (`["...", "hidden"]`: a norm over the last dim of a tensor of any rank).
+/// A case gives it one dim of the size it sets for `...`, or none.
+inline constexpr const char *LeadingDims = "...";
+
 struct SpecInput {
   std::string Name;
   std::string Type; ///< The schema type (`Tensor`, `float`, `int?`).
   bool IsTensor = false;
-  /// Tensor inputs only: each dim a name (`B`) or a size (`3`).
+  /// Tensor inputs only: each dim a name (`B`) or a size (`3`), after an
+  /// optional LeadingDims.
   Sourced<std::vector<std::string>> Shape;
   Sourced<DtypeSet> Dtypes;
   Sourced<bool> Contiguous;
@@ -146,7 +152,8 @@ struct SpecOp {
   Sourced<SpecUpstreamDiff> UpstreamDiff;
 
   const SpecInput *input(llvm::StringRef InputName) const;
-  /// Every dim name the shapes and constraints use, sorted.
+  /// Every dim name the shapes and constraints use, sorted; not
+  /// LeadingDims.
   std::vector<std::string> dimNames() const;
 };
 
@@ -164,6 +171,9 @@ bool isTensorSchemaType(llvm::StringRef Type);
 
 /// Whether a shape's dim is a size (`3`) rather than a dim name (`B`).
 bool isSizeDim(llvm::StringRef Dim);
+
+/// Whether a shape starts with LeadingDims.
+bool hasLeadingDims(const std::vector<std::string> &Shape);
 
 /// Whether values of schema type `Type` have a range: tensors and numbers
 /// (`int`, `float`, `SymInt`, `Scalar`, optional or not), not `bool` or

@@ -53,6 +53,7 @@ def kernels_missing():
 # the case's value, else the low end of its range; bad inputs are made from the first case.
 
 TODO = object()  # a value the spec leaves to fill
+LEADING = "..."  # a shape's first dim: any number of leading dims
 CLEAN_ERRORS = (ValueError, RuntimeError, TypeError, IndexError, NotImplementedError)
 FOREIGN_DTYPES = ("float64", "float32", "float16", "bfloat16", "int32")
 SENTINEL = 1234.5  # what an output argument holds before the op writes it
@@ -99,15 +100,34 @@ def tensor_inputs(op):
 
 def dim_names(spec_input):
     shape = value(spec_input.get("shape"))
-    return [] if shape is TODO else [d for d in shape if isinstance(d, str) and not d.isdigit()]
+    if shape is TODO:
+        return []
+    return [d for d in shape if isinstance(d, str) and not d.isdigit() and d != LEADING]
 
 
 def shape_of(spec_input, dims):
-    """The input's concrete shape for the case's dims; None while the spec has none."""
+    """The input's concrete shape for the case's dims; None while the spec has none. Leading
+    dims (`...`) are one dim of the size the case gives them, or none."""
     shape = value(spec_input.get("shape"))
     if shape is TODO:
         return None
-    return [dims[dim] if isinstance(dim, str) and not dim.isdigit() else int(dim) for dim in shape]
+    concrete = []
+    for dim in shape:
+        if dim == LEADING:
+            concrete += [dims[LEADING]] if LEADING in dims else []
+        else:
+            concrete.append(dims[dim] if isinstance(dim, str) and not dim.isdigit() else int(dim))
+    return concrete
+
+
+def wrong_rank(spec_input, shape):
+    """A shape of another rank than the code checks: one dim more, or behind leading dims
+    (any more is right) one fewer than the least; None when every rank is right."""
+    declared = value(spec_input.get("shape"))
+    if declared[:1] != [LEADING]:
+        return [2, *shape]
+    least = len(declared) - 1
+    return shape[len(shape) - (least - 1) :] if least > 0 else None
 
 
 def own_dtypes(spec_input):
@@ -195,9 +215,12 @@ def bad_inputs(op, case):
             overrides = {other: {"dtype": foreign[0]} for other in tied}
             what = f"{name} as {foreign[0]} (it takes {', '.join(own)})"
             add(f"{name}-{foreign[0]}", what, overrides)
+        ranked = None
         if shape is not None and "code" in spec_input["shape"]:  # a rank the code checks
-            rank = len(shape) + 1
-            add(f"{name}-rank-{rank}", f"{name} of rank {rank}", {name: {"shape": [2, *shape]}})
+            ranked = wrong_rank(spec_input, shape)
+        if ranked is not None:
+            rank = len(ranked)
+            add(f"{name}-rank-{rank}", f"{name} of rank {rank}", {name: {"shape": ranked}})
         if shape and shape[-1] >= 2 and value(spec_input.get("contiguous")) is True:
             overrides = {name: {"contiguous": False}}
             add(f"{name}-non-contiguous", f"a non-contiguous {name}", overrides, may_return=True)

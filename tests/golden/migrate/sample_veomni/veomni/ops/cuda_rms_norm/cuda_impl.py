@@ -76,8 +76,16 @@ def _rms_norm_cuda(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.T
 @torch.library.register_fake("veomni_ops::rms_norm")
 def _fake_rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float) -> torch.Tensor:
     torch._check(
+        x.dim() >= 1,
+        lambda: f"rms_norm: x must have at least 1 dim, got {x.dim()} (checked at upstream csrc/norm/rms_norm.cu:37:3)",
+    )
+    torch._check(
         weight.dim() == 1,
         lambda: f"rms_norm: weight must have 1 dim, got {weight.dim()} (checked at upstream csrc/norm/rms_norm.cu:40:3)",
+    )
+    torch._check(
+        weight.size(0) == x.size(-1),
+        lambda: f"rms_norm: weight.size(0) must equal x.size(-1) (dim hidden), got {weight.size(0)} and {x.size(-1)}",
     )
     return torch.empty_like(x)
 
