@@ -381,6 +381,38 @@ class GuardedImportTest(HelperTest):
         )
         self.assertEqual(found, [])
 
+    # `guard-device-type`: a torch.device of type "npu" exists only once
+    # torch_npu is loaded, so comparing a `.type` with it guards; a local
+    # name bound only to such a comparison does too. Any other string
+    # comparison, or a local also bound to something else, does not.
+    def test_a_device_type_comparison_guards_when_the_rule_names_the_type(self):
+        text = """\
+            def load(self, forced):
+                on_npu = self.device.type == "npu"
+                if on_npu:
+                    import torch_npu
+                if self.backend == "npu":
+                    import torch_npu.contrib
+                flag = self.device.type == "npu"
+                flag = flag or forced
+                if flag:
+                    import npu_ops
+            """
+        index = self.file("mod.py", text)
+        records = self.records(
+            "guarded-import",
+            [index],
+            guard="is_torch_npu_available",
+            **{"guard-device-type": "npu"},
+        )
+        self.assertEqual(
+            [(r["line"], r["captures"]["module"]) for r in records],
+            [(6, "torch_npu.contrib"), (10, "npu_ops")],
+        )
+        # Without the parameter, the device check is no guard.
+        without = self.records("guarded-import", [index], guard="is_torch_npu_available")
+        self.assertEqual(len(without), 3)
+
 
 class VeomniRegistryTest(HelperTest):
     def test_function_pointer_pattern(self):
