@@ -840,15 +840,49 @@ def function_pointer_pattern(module, params, context):
     if not patches and not pointers:
         return
     if not pointers:
+        # The package's pointers may live beside its `__init__.py`
+        # (`attention/flash.py`'s `_flash_attention_forward`).
+        if context.package_has_pointer(module):
+            return
         yield record(
             patches[0],
             name=patches[0].name,
             pointer="",
-            missing="a module-level `_<op> = None` function pointer",
+            missing="a module-level `_<op> = None` function pointer in the op package",
         )
         return
     for pointer in pointers:
         yield from pointer_findings(functions, patches, pointer, exception)
+
+
+def is_pointer_value(value):
+    """What a function pointer starts as: None, or a default
+    implementation named by a (dotted) name."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    return dotted(value) is not None
+
+
+def defines_pointer(module):
+    """Whether a module of an op package defines a function pointer: a
+    private module-level name bound to None or to a function, that one of
+    its functions calls or declares `global`."""
+    functions = [
+        statement
+        for statement in module.top_level()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    used = set()
+    for function in functions:
+        used |= called_names(function) | declared_globals(function)
+    return any(
+        name.id.startswith("_") and name.id in used
+        for statement in module.top_level()
+        if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        and statement.value is not None
+        and is_pointer_value(statement.value)
+        for name in assignment_targets(statement)
+    )
 
 
 def pointer_findings(functions, patches, pointer, exception):
@@ -1100,6 +1134,19 @@ def test_functions(module, params, context):
         )
 
 
+def parse_path(path):
+    """A module read from disk, or None when it cannot be read or parsed
+    (its own rules report that when it is one of their files)."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return Module(ast.parse(source, filename=path), source, -1)
+    except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, OSError):
+        return None
+
+
 class Context:
     """What tasks need beyond the file at hand: the file paths, the files
     that do not parse, and registries read once."""
@@ -1126,6 +1173,27 @@ class Context:
         except (ValueError, UnicodeDecodeError, RecursionError, MemoryError, OSError) as error:
             self.unparsable[index] = {"file": index, "line": 0, "column": 0, "message": str(error)}
         return None
+
+    def package_has_pointer(self, module):
+        """Whether another module of `module`'s package (a file beside it,
+        or a subpackage's `__init__.py`) defines a function pointer. They
+        are read from disk: a rule's files are the packages' `__init__.py`."""
+        folder = os.path.dirname(self.paths[module.index])
+        own = os.path.abspath(self.paths[module.index])
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            return False
+        for entry in entries:
+            path = os.path.join(folder, entry)
+            if os.path.isdir(path):
+                path = os.path.join(path, "__init__.py")
+            if not path.endswith(".py") or os.path.abspath(path) == own:
+                continue
+            sibling = parse_path(path)
+            if sibling is not None and defines_pointer(sibling):
+                return True
+        return False
 
     def package_of(self, module):
         parts = self.paths[module.index].replace("\\", "/").split("/")

@@ -467,6 +467,26 @@ class VeomniRegistryTest(HelperTest):
         records = self.records("function-pointer-pattern", [index], raises="NotImplementedError")
         self.assertEqual([(r["line"], r["captures"]["name"]) for r in records], [(11, "gelu_late")])
 
+    # A patch function with no pointer in __init__.py is judged with the
+    # package's other modules: a pointer there (None or a default
+    # implementation, called or declared global) is the package's.
+    def test_a_pointer_beside_init_belongs_to_the_package(self):
+        patch = """\
+            def apply_veomni_attn_patch():
+                REGISTRY.register("attn", attn)
+            """
+        with_pointer = self.file("ops/attn/__init__.py", patch)
+        flash = "_kernel = hf.flash\n\ndef flash(q):\n    return _kernel(q)\n"
+        self.file("ops/attn/flash.py", flash)
+        without = self.file("ops/rope/__init__.py", patch)
+        helpers = "_TABLE = None\n_HALF = 2\n\ndef rotate(x):\n    return x\n"
+        self.file("ops/rope/helpers.py", helpers)
+        self.file("ops/rope/sub/__init__.py", "_unused = None\n")
+        records = self.records(
+            "function-pointer-pattern", [with_pointer, without], raises="NotImplementedError"
+        )
+        self.assertEqual([(r["file"], r["line"]) for r in records], [(without, 1)])
+
     def test_registered_in_and_exported_in(self):
         registry = self.file(
             "veomni/ops/__init__.py",
