@@ -26,9 +26,18 @@
 // deepseek_sparse_attention). A missing mention is a finding at the
 // section's heading (line 0 without one). Captures also `{section}`.
 //
+//     filled-columns: "[Ss]election|[Cc]onfig"  # optional: a header regex
+//
+// With `filled-columns`, a mention must also say something under those
+// columns: each domain mentioned by table rows of the scope, none of which
+// fills a cell (not empty, not a dash) under a header the regex matches, is
+// a finding at its first row. A domain with no row is not judged here (the
+// plain `mention-in` rule's business). Captures also `{columns}`.
+//
 //===----------------------------------------------------------------------===//
 
 #include "Checkers.h"
+#include "MarkdownTable.h"
 #include "MatchParams.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RegexSyntax.h"
@@ -174,7 +183,7 @@ public:
   llvm::Error validate(const Rule &R) const override {
     MatchParams P(R);
     if (llvm::Error E = P.allowOnly({"forbid", "require", "domains", "mention-in", "section",
-                                     "lines", "mention", "ignore-words"}))
+                                     "lines", "mention", "ignore-words", "filled-columns"}))
       return E;
     if (!P.has("forbid") && !P.has("require") && !P.has("mention-in"))
       return P.error("", "a path rule needs 'forbid', 'require' or 'mention-in' in match");
@@ -218,14 +227,16 @@ public:
   }
 
   static llvm::Error validateMentions(const MatchParams &P) {
-    if (!P.has("mention-in") &&
-        (P.has("section") || P.has("lines") || P.has("mention") || P.has("ignore-words")))
-      return P.error("", "'section', 'lines', 'mention' and 'ignore-words' need 'mention-in'");
+    if (!P.has("mention-in") && (P.has("section") || P.has("lines") || P.has("mention") ||
+                                 P.has("ignore-words") || P.has("filled-columns")))
+      return P.error(
+          "",
+          "'section', 'lines', 'mention', 'ignore-words' and 'filled-columns' need 'mention-in'");
     if (auto Words = P.strings("ignore-words", false); !Words)
       return Words.takeError();
     if (auto Doc = P.string("mention-in", false); !Doc)
       return Doc.takeError();
-    for (const char *Key : {"section", "lines", "mention"})
+    for (const char *Key : {"section", "lines", "mention", "filled-columns"})
       if (llvm::Error E = P.regex(Key, false))
         return E;
     return llvm::Error::success();
@@ -292,11 +303,54 @@ private:
         return compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}}))
             .match(Line);
       };
+      if (R.Match.contains("filled-columns")) {
+        checkFilled(R, Doc, *Text, Scope, Domain, Mentions, Out);
+        continue;
+      }
       if (Scope.Found && llvm::any_of(Scope.Lines, Mentions))
         continue;
       Out.push_back(makeFinding(R, Doc, Scope.HeadingLine, Scope.HeadingLine ? 1 : 0,
                                 {{"domain", Domain}, {"path", Doc}, {"section", Section}}));
     }
+  }
+
+  /// `filled-columns`: the table rows of the scope mentioning `Domain`
+  /// must fill a cell under a wanted header (the header is the row before
+  /// each separator row).
+  template <typename MentionFn>
+  static void checkFilled(const Rule &R, const std::string &Doc, llvm::StringRef Text,
+                          const MentionScope &Scope, const std::string &Domain, MentionFn Mentions,
+                          std::vector<Finding> &Out) {
+    llvm::Regex Wanted = compileRegex(R.Match["filled-columns"].get<std::string>());
+    std::vector<std::string> Header;
+    std::optional<llvm::StringRef> FirstRow;
+    std::string Columns;
+    for (size_t I = 0; I < Scope.Lines.size(); ++I) {
+      llvm::StringRef Line = Scope.Lines[I];
+      if (isSeparatorRow(Line)) {
+        Header = I ? tableCells(Scope.Lines[I - 1]) : std::vector<std::string>();
+        continue;
+      }
+      bool IsHeader = I + 1 < Scope.Lines.size() && isSeparatorRow(Scope.Lines[I + 1]);
+      if (IsHeader || tableCells(Line).empty() || !Mentions(Line))
+        continue;
+      std::vector<std::string> Cells = tableCells(Line);
+      Columns.clear();
+      for (size_t Column : matchingColumns(Header, Wanted)) {
+        Columns += (Columns.empty() ? "" : ", ") + Header[Column];
+        if (Column < Cells.size() && isFilledCell(Cells[Column]))
+          return;
+      }
+      FirstRow = FirstRow.value_or(Line);
+    }
+    if (!FirstRow)
+      return;
+    unsigned LineNo = 1 + llvm::count(Text.take_front(FirstRow->data() - Text.data()), '\n');
+    Out.push_back(makeFinding(R, Doc, LineNo, 1,
+                              {{"domain", Domain},
+                               {"path", Doc},
+                               {"section", R.Match.value("section", std::string())},
+                               {"columns", Columns}}));
   }
 
   static void checkRequired(const Repository &Repo, const Rule &R,
