@@ -25,6 +25,9 @@
 // initials of a name of several words as a word ("DSA" for
 // deepseek_sparse_attention). A missing mention is a finding at the
 // section's heading (line 0 without one). Captures also `{section}`.
+// `mention-in` may be a glob (`tests/ops/**/*.py`): a mention in any of the
+// files it matches will do, and a missing one is a finding at the domain's
+// folder.
 //
 //     filled-columns: "[Ss]election|[Cc]onfig"  # optional: a header regex
 //
@@ -44,6 +47,9 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
+
+#include <functional>
+#include <memory>
 
 namespace opmig::audit {
 
@@ -236,6 +242,12 @@ public:
       return Words.takeError();
     if (auto Doc = P.string("mention-in", false); !Doc)
       return Doc.takeError();
+    else if (llvm::StringRef(*Doc).find_first_of("*?[") != llvm::StringRef::npos) {
+      if (auto Glob = PathGlob::create(*Doc); !Glob)
+        return P.error("mention-in", llvm::toString(Glob.takeError()));
+      if (P.has("filled-columns"))
+        return P.error("filled-columns", "'filled-columns' needs 'mention-in' to name one file");
+    }
     for (const char *Key : {"section", "lines", "mention", "filled-columns"})
       if (llvm::Error E = P.regex(Key, false))
         return E;
@@ -285,24 +297,77 @@ private:
     return Domains;
   }
 
+  /// `mention-in` a glob: the files it matches, read as one document whose
+  /// mention may be in any of them; the finding is on the domain's folder.
+  static void checkMentionsInFiles(const Repository &Repo, const Rule &R,
+                                   const std::vector<PathGlob> &Exclude, const PathGlob &Glob,
+                                   std::vector<Finding> &Out) {
+    std::vector<std::string> Texts;
+    for (const std::string &File : Repo.files())
+      if (Glob.match(File))
+        if (std::optional<std::string> Text = Repo.text(File))
+          Texts.push_back(std::move(*Text));
+    std::vector<MentionScope> Scopes;
+    for (const std::string &Text : Texts)
+      Scopes.push_back(scopeOf(R, Text));
+    std::string Pattern = R.Match["mention-in"].get<std::string>();
+    for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
+      auto Mentions = mentionTest(R, Domain);
+      if (llvm::any_of(Scopes, [&](const MentionScope &Scope) {
+            return Scope.Found && llvm::any_of(Scope.Lines, Mentions);
+          }))
+        continue;
+      Out.push_back(makeFinding(R, domainFolder(Repo, R, Domain), 0, 0,
+                                {{"domain", Domain}, {"path", Pattern}}));
+    }
+  }
+
+  /// The folder (or file) of `Domain`: the first `domains` glob filled in
+  /// with it that exists.
+  static std::string domainFolder(const Repository &Repo, const Rule &R,
+                                  const std::string &Domain) {
+    for (const std::string &Glob : domainGlobs(R)) {
+      DomainPattern P = splitDomains(Glob);
+      std::string Path = P.Prefix + Domain + P.Suffix;
+      if (Repo.exists(Path))
+        return Path;
+    }
+    return Domain;
+  }
+
+  /// Whether a line mentions `Domain`: `mention` filled in, or loosely.
+  static std::function<bool(llvm::StringRef)> mentionTest(const Rule &R,
+                                                          const std::string &Domain) {
+    if (!R.Match.contains("mention")) {
+      std::vector<std::string> Ignore = listOf(R, "ignore-words");
+      return
+          [Domain, Ignore](llvm::StringRef Line) { return mentionsLoosely(Line, Domain, Ignore); };
+    }
+    std::string Pattern = R.Match["mention"].get<std::string>();
+    auto Compiled = std::make_shared<llvm::Regex>(
+        compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}})));
+    return [Compiled](llvm::StringRef Line) { return Compiled->match(Line); };
+  }
+
   static void checkMentions(const Repository &Repo, const Rule &R,
                             const std::vector<PathGlob> &Exclude, std::vector<Finding> &Out) {
     if (!R.Match.contains("mention-in"))
       return;
     std::string Doc = R.Match["mention-in"].get<std::string>();
+    if (llvm::StringRef(Doc).find_first_of("*?[") != llvm::StringRef::npos) {
+      if (auto Glob = PathGlob::create(Doc))
+        checkMentionsInFiles(Repo, R, Exclude, *Glob, Out);
+      else
+        llvm::consumeError(Glob.takeError()); // Validated when the rule loaded.
+      return;
+    }
     std::optional<std::string> Text = Repo.text(Doc);
     if (!Text)
       return;
     MentionScope Scope = scopeOf(R, *Text);
     std::string Section = R.Match.value("section", std::string());
     for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
-      auto Mentions = [&](llvm::StringRef Line) {
-        if (!R.Match.contains("mention"))
-          return mentionsLoosely(Line, Domain, listOf(R, "ignore-words"));
-        std::string Pattern = R.Match["mention"].get<std::string>();
-        return compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}}))
-            .match(Line);
-      };
+      auto Mentions = mentionTest(R, Domain);
       if (R.Match.contains("filled-columns")) {
         checkFilled(R, Doc, *Text, Scope, Domain, Mentions, Out);
         continue;
