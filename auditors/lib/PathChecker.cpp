@@ -25,16 +25,31 @@
 // initials of a name of several words as a word ("DSA" for
 // deepseek_sparse_attention). A missing mention is a finding at the
 // section's heading (line 0 without one). Captures also `{section}`.
+// `mention-in` may be a glob (`tests/ops/**/*.py`): a mention in any of the
+// files it matches will do, and a missing one is a finding at the domain's
+// folder.
+//
+//     filled-columns: "[Ss]election|[Cc]onfig"  # optional: a header regex
+//
+// With `filled-columns`, a mention must also say something under those
+// columns: each domain mentioned by table rows of the scope, none of which
+// fills a cell (not empty, not a dash) under a header the regex matches, is
+// a finding at its first row. A domain with no row is not judged here (the
+// plain `mention-in` rule's business). Captures also `{columns}`.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Checkers.h"
+#include "MarkdownTable.h"
 #include "MatchParams.h"
 #include "opmig/audit/PathGlob.h"
 #include "opmig/audit/RegexSyntax.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Regex.h"
+
+#include <functional>
+#include <memory>
 
 namespace opmig::audit {
 
@@ -174,7 +189,7 @@ public:
   llvm::Error validate(const Rule &R) const override {
     MatchParams P(R);
     if (llvm::Error E = P.allowOnly({"forbid", "require", "domains", "mention-in", "section",
-                                     "lines", "mention", "ignore-words"}))
+                                     "lines", "mention", "ignore-words", "filled-columns"}))
       return E;
     if (!P.has("forbid") && !P.has("require") && !P.has("mention-in"))
       return P.error("", "a path rule needs 'forbid', 'require' or 'mention-in' in match");
@@ -218,14 +233,22 @@ public:
   }
 
   static llvm::Error validateMentions(const MatchParams &P) {
-    if (!P.has("mention-in") &&
-        (P.has("section") || P.has("lines") || P.has("mention") || P.has("ignore-words")))
-      return P.error("", "'section', 'lines', 'mention' and 'ignore-words' need 'mention-in'");
+    if (!P.has("mention-in") && (P.has("section") || P.has("lines") || P.has("mention") ||
+                                 P.has("ignore-words") || P.has("filled-columns")))
+      return P.error(
+          "",
+          "'section', 'lines', 'mention', 'ignore-words' and 'filled-columns' need 'mention-in'");
     if (auto Words = P.strings("ignore-words", false); !Words)
       return Words.takeError();
     if (auto Doc = P.string("mention-in", false); !Doc)
       return Doc.takeError();
-    for (const char *Key : {"section", "lines", "mention"})
+    else if (llvm::StringRef(*Doc).find_first_of("*?[") != llvm::StringRef::npos) {
+      if (auto Glob = PathGlob::create(*Doc); !Glob)
+        return P.error("mention-in", llvm::toString(Glob.takeError()));
+      if (P.has("filled-columns"))
+        return P.error("filled-columns", "'filled-columns' needs 'mention-in' to name one file");
+    }
+    for (const char *Key : {"section", "lines", "mention", "filled-columns"})
       if (llvm::Error E = P.regex(Key, false))
         return E;
     return llvm::Error::success();
@@ -274,29 +297,125 @@ private:
     return Domains;
   }
 
+  /// `mention-in` a glob: the files it matches, read as one document whose
+  /// mention may be in any of them; the finding is on the domain's folder.
+  static void checkMentionsInFiles(const Repository &Repo, const Rule &R,
+                                   const std::vector<PathGlob> &Exclude, const PathGlob &Glob,
+                                   std::vector<Finding> &Out) {
+    std::vector<std::string> Texts;
+    for (const std::string &File : Repo.files())
+      if (Glob.match(File))
+        if (std::optional<std::string> Text = Repo.text(File))
+          Texts.push_back(std::move(*Text));
+    std::vector<MentionScope> Scopes;
+    for (const std::string &Text : Texts)
+      Scopes.push_back(scopeOf(R, Text));
+    std::string Pattern = R.Match["mention-in"].get<std::string>();
+    for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
+      auto Mentions = mentionTest(R, Domain);
+      if (llvm::any_of(Scopes, [&](const MentionScope &Scope) {
+            return Scope.Found && llvm::any_of(Scope.Lines, Mentions);
+          }))
+        continue;
+      Out.push_back(makeFinding(R, domainFolder(Repo, R, Domain), 0, 0,
+                                {{"domain", Domain}, {"path", Pattern}}));
+    }
+  }
+
+  /// The folder (or file) of `Domain`: the first `domains` glob filled in
+  /// with it that exists.
+  static std::string domainFolder(const Repository &Repo, const Rule &R,
+                                  const std::string &Domain) {
+    for (const std::string &Glob : domainGlobs(R)) {
+      DomainPattern P = splitDomains(Glob);
+      std::string Path = P.Prefix + Domain + P.Suffix;
+      if (Repo.exists(Path))
+        return Path;
+    }
+    return Domain;
+  }
+
+  /// Whether a line mentions `Domain`: `mention` filled in, or loosely.
+  static std::function<bool(llvm::StringRef)> mentionTest(const Rule &R,
+                                                          const std::string &Domain) {
+    if (!R.Match.contains("mention")) {
+      std::vector<std::string> Ignore = listOf(R, "ignore-words");
+      return
+          [Domain, Ignore](llvm::StringRef Line) { return mentionsLoosely(Line, Domain, Ignore); };
+    }
+    std::string Pattern = R.Match["mention"].get<std::string>();
+    auto Compiled = std::make_shared<llvm::Regex>(
+        compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}})));
+    return [Compiled](llvm::StringRef Line) { return Compiled->match(Line); };
+  }
+
   static void checkMentions(const Repository &Repo, const Rule &R,
                             const std::vector<PathGlob> &Exclude, std::vector<Finding> &Out) {
     if (!R.Match.contains("mention-in"))
       return;
     std::string Doc = R.Match["mention-in"].get<std::string>();
+    if (llvm::StringRef(Doc).find_first_of("*?[") != llvm::StringRef::npos) {
+      if (auto Glob = PathGlob::create(Doc))
+        checkMentionsInFiles(Repo, R, Exclude, *Glob, Out);
+      else
+        llvm::consumeError(Glob.takeError()); // Validated when the rule loaded.
+      return;
+    }
     std::optional<std::string> Text = Repo.text(Doc);
     if (!Text)
       return;
     MentionScope Scope = scopeOf(R, *Text);
     std::string Section = R.Match.value("section", std::string());
     for (const std::string &Domain : domainsOf(Repo, R, Exclude)) {
-      auto Mentions = [&](llvm::StringRef Line) {
-        if (!R.Match.contains("mention"))
-          return mentionsLoosely(Line, Domain, listOf(R, "ignore-words"));
-        std::string Pattern = R.Match["mention"].get<std::string>();
-        return compileRegex(fillPlaceholders(Pattern, {{"domain", llvm::Regex::escape(Domain)}}))
-            .match(Line);
-      };
+      auto Mentions = mentionTest(R, Domain);
+      if (R.Match.contains("filled-columns")) {
+        checkFilled(R, Doc, *Text, Scope, Domain, Mentions, Out);
+        continue;
+      }
       if (Scope.Found && llvm::any_of(Scope.Lines, Mentions))
         continue;
       Out.push_back(makeFinding(R, Doc, Scope.HeadingLine, Scope.HeadingLine ? 1 : 0,
                                 {{"domain", Domain}, {"path", Doc}, {"section", Section}}));
     }
+  }
+
+  /// `filled-columns`: the table rows of the scope mentioning `Domain`
+  /// must fill a cell under a wanted header (the header is the row before
+  /// each separator row).
+  template <typename MentionFn>
+  static void checkFilled(const Rule &R, const std::string &Doc, llvm::StringRef Text,
+                          const MentionScope &Scope, const std::string &Domain, MentionFn Mentions,
+                          std::vector<Finding> &Out) {
+    llvm::Regex Wanted = compileRegex(R.Match["filled-columns"].get<std::string>());
+    std::vector<std::string> Header;
+    std::optional<llvm::StringRef> FirstRow;
+    std::string Columns;
+    for (size_t I = 0; I < Scope.Lines.size(); ++I) {
+      llvm::StringRef Line = Scope.Lines[I];
+      if (isSeparatorRow(Line)) {
+        Header = I ? tableCells(Scope.Lines[I - 1]) : std::vector<std::string>();
+        continue;
+      }
+      bool IsHeader = I + 1 < Scope.Lines.size() && isSeparatorRow(Scope.Lines[I + 1]);
+      if (IsHeader || tableCells(Line).empty() || !Mentions(Line))
+        continue;
+      std::vector<std::string> Cells = tableCells(Line);
+      Columns.clear();
+      for (size_t Column : matchingColumns(Header, Wanted)) {
+        Columns += (Columns.empty() ? "" : ", ") + Header[Column];
+        if (Column < Cells.size() && isFilledCell(Cells[Column]))
+          return;
+      }
+      FirstRow = FirstRow.value_or(Line);
+    }
+    if (!FirstRow)
+      return;
+    unsigned LineNo = 1 + llvm::count(Text.take_front(FirstRow->data() - Text.data()), '\n');
+    Out.push_back(makeFinding(R, Doc, LineNo, 1,
+                              {{"domain", Domain},
+                               {"path", Doc},
+                               {"section", R.Match.value("section", std::string())},
+                               {"columns", Columns}}));
   }
 
   static void checkRequired(const Repository &Repo, const Rule &R,

@@ -61,7 +61,8 @@ const std::vector<CheckSpec> &pythonChecks() {
       {"guarded-import",
        {{"module", ParamType::Regex, true},
         {"guard", ParamType::String, true},
-        {"guard-names", ParamType::StringList, false}}},
+        {"guard-names", ParamType::StringList, false},
+        {"guard-device-type", ParamType::String, false}}},
       {"module-state", {{"allow", ParamType::RegexList, false}}},
       {"no-partial-alias", {}},
       {"public-wrapper-calls", {{"prefix", ParamType::String, true}}},
@@ -101,8 +102,8 @@ private:
 /// What the helper reads of a rule's `match`: everything but regexes.
 nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files) {
   nlohmann::json Params = nlohmann::json::object();
-  for (const char *Key :
-       {"call", "decorator", "keyword", "prefix", "guard", "function", "file", "raises"})
+  for (const char *Key : {"call", "decorator", "keyword", "prefix", "guard", "guard-device-type",
+                          "function", "file", "raises"})
     if (std::string Value = stringParam(R, Key); !Value.empty())
       Params[Key] = Value;
   Params["argument"] = integerParam(R, "argument");

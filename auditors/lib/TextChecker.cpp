@@ -10,6 +10,9 @@
 // and `{context}`: the nearest heading above, the lead-in line of the list or
 // paragraph, and the line itself, joined by ` | `. Exemptions read it: a doc
 // that quotes a forbidden path under "Do not ..." or "Bad:" forbids it.
+// `{origin}`: the `url:` or `source:` of a front matter block opening the
+// file (`---` lines), empty without one: a page copied from a published
+// manual says where it came from, and its example paths are the publisher's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -54,6 +57,26 @@ private:
   std::string Heading, LeadIn;
 };
 
+/// The `url:` or `source:` value of the front matter that opens `Text`
+/// (a `---` first line, the block closed by another `---`), else "".
+std::string frontMatterOrigin(llvm::StringRef Text) {
+  auto [First, Rest] = Text.split('\n');
+  if (First.trim() != "---")
+    return "";
+  // A front matter is a few lines; past that, `---` is a rule, not its end.
+  for (int Lines = 0; Lines < 32 && !Rest.empty(); ++Lines) {
+    auto [Line, Next] = Rest.split('\n');
+    Rest = Next;
+    llvm::StringRef Trimmed = Line.trim();
+    if (Trimmed == "---")
+      return "";
+    for (llvm::StringRef Key : {"url:", "source:"})
+      if (Trimmed.consume_front(Key))
+        return Trimmed.trim().trim("\"'").str();
+  }
+  return "";
+}
+
 class TextChecker : public Checker {
 public:
   const char *kind() const override { return "text"; }
@@ -88,6 +111,7 @@ private:
     bool Anchored = llvm::StringRef(R.Match["regex"].get<std::string>()).starts_with("^");
     unsigned LineNo = 0;
     LineContext Context;
+    std::string Origin = frontMatterOrigin(Text);
     while (!Text.empty()) {
       auto [Line, Rest] = Text.split('\n');
       Text = Rest;
@@ -100,8 +124,8 @@ private:
         continue;
       llvm::SmallVector<llvm::StringRef, 4> Groups;
       for (size_t From = 0; From <= Line.size() && Pattern.match(Line.substr(From), &Groups);) {
-        std::map<std::string, std::string> Captures = {{"match", Groups[0].str()},
-                                                       {"context", Context.of(Line)}};
+        std::map<std::string, std::string> Captures = {
+            {"match", Groups[0].str()}, {"context", Context.of(Line)}, {"origin", Origin}};
         for (size_t G = 1; G < Groups.size(); ++G)
           Captures[std::to_string(G)] = Groups[G].str();
         size_t Column = Groups[0].data() - Line.data();

@@ -503,28 +503,79 @@ def guard_names(module, params):
     imported from elsewhere) and this module's own top-level
     `name = <guard>()` assignments."""
     names = set(params.get("guard-names", []))
+    guard = Guard(params)
     for statement in module.top_level():
-        if isinstance(statement, ast.Assign) and is_guard(statement.value, params["guard"], ()):
+        if isinstance(statement, ast.Assign) and is_guard(statement.value, guard, ()):
             names.update(name.id for name in assignment_targets(statement))
     return names
 
 
+class Guard:
+    """The guard of a guarded-import rule: a function (`guard`) and, with
+    `guard-device-type`, a device type whose comparison stands for it
+    (`x.device.type == "npu"`: a torch.device of that type exists only once
+    its backend is loaded)."""
+
+    def __init__(self, params):
+        self.function = params["guard"]
+        self.device_type = params.get("guard-device-type")
+
+    def __str__(self):
+        return self.function
+
+    def compares_device(self, node, operator):
+        """`<expr>.type <operator> "<device type>"`, either way round."""
+        if not self.device_type or not isinstance(node, ast.Compare) or len(node.ops) != 1:
+            return False
+        if not isinstance(node.ops[0], operator):
+            return False
+        sides = [node.left, node.comparators[0]]
+        typed = any(isinstance(side, ast.Attribute) and side.attr == "type" for side in sides)
+        named = any(
+            isinstance(side, ast.Constant) and side.value == self.device_type for side in sides
+        )
+        return typed and named
+
+
 def is_guard(node, guard, names):
-    """`guard()`, a name bound to its result, or an `and` holding one."""
+    """`guard()`, a name bound to its result, a device-type comparison
+    standing for it, or an `and` holding one."""
     if isinstance(node, ast.Call):
         name = dotted(node.func)
-        return name is not None and last_part(name) == last_part(guard)
+        return name is not None and last_part(name) == last_part(guard.function)
     if isinstance(node, (ast.Name, ast.Attribute)):
         name = dotted(node)
         return name is not None and last_part(name) in names
     if isinstance(node, ast.BoolOp) and isinstance(node.op, ast.And):
         return any(is_guard(value, guard, names) for value in node.values)
-    return False
+    return guard.compares_device(node, ast.Eq)
 
 
 def is_negated_guard(node, guard, names):
     negated = isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not)
-    return negated and is_guard(node.operand, guard, names)
+    return (negated and is_guard(node.operand, guard, names)) or guard.compares_device(
+        node, ast.NotEq
+    )
+
+
+def local_guard_names(function, guard, names):
+    """The local names of `function` that stand for the guard: every
+    assignment of them in its own body (not in nested defs) is a guard
+    (`is_npu = self.device.type == "npu"` before `if is_npu:`)."""
+    bound, other = set(), set()
+    pending = list(function.body)
+    while pending:
+        statement = pending.pop()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            continue
+        for nested in child_bodies(statement):
+            pending.extend(nested)
+        targets = [name.id for name in assignment_targets(statement)]
+        if isinstance(statement, ast.Assign) and is_guard(statement.value, guard, names):
+            bound.update(targets)
+        else:
+            other.update(targets)
+    return bound - other
 
 
 def terminates(body):
@@ -597,7 +648,7 @@ class ImportGuards:
 
     def __init__(self, module, params):
         self.module = module
-        self.guard = params["guard"]
+        self.guard = Guard(params)
         self.names = guard_names(module, params)
         self.dynamic = b"import_module" in module.source or b"__import__" in module.source
 
@@ -606,7 +657,7 @@ class ImportGuards:
         if self.dynamic:
             found += list(dynamic_imports(self.module, statement))
         for name, where in found:
-            yield record(where, module=name, guard=self.guard, function=function)
+            yield record(where, module=name, guard=str(self.guard), function=function)
 
     def decorated_guarded(self, statement):
         decorators = getattr(statement, "decorator_list", [])
@@ -616,36 +667,40 @@ class ImportGuards:
         )
 
 
-def unguarded_imports(guards, body, guarded, function):
+def unguarded_imports(guards, body, guarded, function, names):
     """Imports in `body` not under the guard (a module-level function, not
     a closure: a recursive closure is a reference cycle, and the collector
     is off). The guard holds inside `if <guard>:`, in the `else` of
     `if not <guard>:`, after an `if not <guard>: raise/return` in the same
     block, and in tests skipped unless it holds. `function` is the
-    innermost enclosing def, for the `{function}` capture."""
+    innermost enclosing def, for the `{function}` capture; `names` the
+    names standing for the guard there (the module's and its locals)."""
     for statement in body:
         if not guarded:
             yield from guards.imports(statement, function)
         if isinstance(statement, ast.If):
             test = statement.test
-            body_guarded = guarded or is_guard(test, guards.guard, guards.names)
-            negated = is_negated_guard(test, guards.guard, guards.names)
-            yield from unguarded_imports(guards, statement.body, body_guarded, function)
-            yield from unguarded_imports(guards, statement.orelse, guarded or negated, function)
+            body_guarded = guarded or is_guard(test, guards.guard, names)
+            negated = is_negated_guard(test, guards.guard, names)
+            yield from unguarded_imports(guards, statement.body, body_guarded, function, names)
+            else_guarded = guarded or negated
+            yield from unguarded_imports(guards, statement.orelse, else_guarded, function, names)
             if negated and terminates(statement.body):
                 guarded = True
             continue
         inner, inner_guarded = function, guarded or guards.decorated_guarded(statement)
+        inner_names = names
         if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
             inner = statement.name
+            inner_names = names | local_guard_names(statement, guards.guard, names)
         for nested in child_bodies(statement):
-            yield from unguarded_imports(guards, nested, inner_guarded, inner)
+            yield from unguarded_imports(guards, nested, inner_guarded, inner, inner_names)
 
 
 def guarded_import(module, params, context):
     guards = ImportGuards(module, params)
     skipped = module_skipped_unless_guard(module, guards.guard, guards.names)
-    return unguarded_imports(guards, module.tree.body, skipped, "")
+    return unguarded_imports(guards, module.tree.body, skipped, "", guards.names)
 
 
 PATCH_PREFIX, PATCH_SUFFIX = "apply_veomni_", "_patch"
@@ -785,15 +840,49 @@ def function_pointer_pattern(module, params, context):
     if not patches and not pointers:
         return
     if not pointers:
+        # The package's pointers may live beside its `__init__.py`
+        # (`attention/flash.py`'s `_flash_attention_forward`).
+        if context.package_has_pointer(module):
+            return
         yield record(
             patches[0],
             name=patches[0].name,
             pointer="",
-            missing="a module-level `_<op> = None` function pointer",
+            missing="a module-level `_<op> = None` function pointer in the op package",
         )
         return
     for pointer in pointers:
         yield from pointer_findings(functions, patches, pointer, exception)
+
+
+def is_pointer_value(value):
+    """What a function pointer starts as: None, or a default
+    implementation named by a (dotted) name."""
+    if isinstance(value, ast.Constant):
+        return value.value is None
+    return dotted(value) is not None
+
+
+def defines_pointer(module):
+    """Whether a module of an op package defines a function pointer: a
+    private module-level name bound to None or to a function, that one of
+    its functions calls or declares `global`."""
+    functions = [
+        statement
+        for statement in module.top_level()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    ]
+    used = set()
+    for function in functions:
+        used |= called_names(function) | declared_globals(function)
+    return any(
+        name.id.startswith("_") and name.id in used
+        for statement in module.top_level()
+        if isinstance(statement, (ast.Assign, ast.AnnAssign))
+        and statement.value is not None
+        and is_pointer_value(statement.value)
+        for name in assignment_targets(statement)
+    )
 
 
 def pointer_findings(functions, patches, pointer, exception):
@@ -1045,6 +1134,19 @@ def test_functions(module, params, context):
         )
 
 
+def parse_path(path):
+    """A module read from disk, or None when it cannot be read or parsed
+    (its own rules report that when it is one of their files)."""
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return Module(ast.parse(source, filename=path), source, -1)
+    except (SyntaxError, ValueError, UnicodeDecodeError, RecursionError, MemoryError, OSError):
+        return None
+
+
 class Context:
     """What tasks need beyond the file at hand: the file paths, the files
     that do not parse, and registries read once."""
@@ -1071,6 +1173,27 @@ class Context:
         except (ValueError, UnicodeDecodeError, RecursionError, MemoryError, OSError) as error:
             self.unparsable[index] = {"file": index, "line": 0, "column": 0, "message": str(error)}
         return None
+
+    def package_has_pointer(self, module):
+        """Whether another module of `module`'s package (a file beside it,
+        or a subpackage's `__init__.py`) defines a function pointer. They
+        are read from disk: a rule's files are the packages' `__init__.py`."""
+        folder = os.path.dirname(self.paths[module.index])
+        own = os.path.abspath(self.paths[module.index])
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            return False
+        for entry in entries:
+            path = os.path.join(folder, entry)
+            if os.path.isdir(path):
+                path = os.path.join(path, "__init__.py")
+            if not path.endswith(".py") or os.path.abspath(path) == own:
+                continue
+            sibling = parse_path(path)
+            if sibling is not None and defines_pointer(sibling):
+                return True
+        return False
 
     def package_of(self, module):
         parts = self.paths[module.index].replace("\\", "/").split("/")

@@ -381,6 +381,38 @@ class GuardedImportTest(HelperTest):
         )
         self.assertEqual(found, [])
 
+    # `guard-device-type`: a torch.device of type "npu" exists only once
+    # torch_npu is loaded, so comparing a `.type` with it guards; a local
+    # name bound only to such a comparison does too. Any other string
+    # comparison, or a local also bound to something else, does not.
+    def test_a_device_type_comparison_guards_when_the_rule_names_the_type(self):
+        text = """\
+            def load(self, forced):
+                on_npu = self.device.type == "npu"
+                if on_npu:
+                    import torch_npu
+                if self.backend == "npu":
+                    import torch_npu.contrib
+                flag = self.device.type == "npu"
+                flag = flag or forced
+                if flag:
+                    import npu_ops
+            """
+        index = self.file("mod.py", text)
+        records = self.records(
+            "guarded-import",
+            [index],
+            guard="is_torch_npu_available",
+            **{"guard-device-type": "npu"},
+        )
+        self.assertEqual(
+            [(r["line"], r["captures"]["module"]) for r in records],
+            [(6, "torch_npu.contrib"), (10, "npu_ops")],
+        )
+        # Without the parameter, the device check is no guard.
+        without = self.records("guarded-import", [index], guard="is_torch_npu_available")
+        self.assertEqual(len(without), 3)
+
 
 class VeomniRegistryTest(HelperTest):
     def test_function_pointer_pattern(self):
@@ -434,6 +466,26 @@ class VeomniRegistryTest(HelperTest):
         )
         records = self.records("function-pointer-pattern", [index], raises="NotImplementedError")
         self.assertEqual([(r["line"], r["captures"]["name"]) for r in records], [(11, "gelu_late")])
+
+    # A patch function with no pointer in __init__.py is judged with the
+    # package's other modules: a pointer there (None or a default
+    # implementation, called or declared global) is the package's.
+    def test_a_pointer_beside_init_belongs_to_the_package(self):
+        patch = """\
+            def apply_veomni_attn_patch():
+                REGISTRY.register("attn", attn)
+            """
+        with_pointer = self.file("ops/attn/__init__.py", patch)
+        flash = "_kernel = hf.flash\n\ndef flash(q):\n    return _kernel(q)\n"
+        self.file("ops/attn/flash.py", flash)
+        without = self.file("ops/rope/__init__.py", patch)
+        helpers = "_TABLE = None\n_HALF = 2\n\ndef rotate(x):\n    return x\n"
+        self.file("ops/rope/helpers.py", helpers)
+        self.file("ops/rope/sub/__init__.py", "_unused = None\n")
+        records = self.records(
+            "function-pointer-pattern", [with_pointer, without], raises="NotImplementedError"
+        )
+        self.assertEqual([(r["file"], r["line"]) for r in records], [(without, 1)])
 
     def test_registered_in_and_exported_in(self):
         registry = self.file(
