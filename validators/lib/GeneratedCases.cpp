@@ -7,9 +7,9 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/FormatVariadic.h"
 
 #include <optional>
+#include <sstream>
 
 namespace opmig::validate {
 
@@ -65,14 +65,17 @@ bool acceptable(const SpecOp &Op, const Dims &D) {
   return violations(Op, D) == 0 && largestTensor(Op, D) <= ElementBudget;
 }
 
-/// Sizes a dim of the base case tries: powers of two first, then small odd
-/// ones, then those tied to the other dims (`a == 2 * b`).
+/// Sizes a dim of the base case tries, most wanted first: powers of two,
+/// those tied to the other dims (`a == 2 * b`), then every size up to 2048
+/// (`hidden % 48 == 0`).
 std::vector<int64_t> baseCandidates(const Dims &D) {
-  std::vector<int64_t> Out = {32, 64, 16, 8, 128, 256, 4, 2, 1, 512, 1024, 2048, 3, 5, 7, 9};
+  std::vector<int64_t> Out = {32, 64, 16, 8, 128, 256, 4, 2, 1, 512, 1024, 2048};
   for (const auto &[Name, Size] : D)
     for (int64_t Tied : {Size, Size * 2, Size / 2, Size + 1, Size - 1})
       if (Tied >= 1)
         Out.push_back(Tied);
+  for (int64_t Size = 3; Size <= 2048; ++Size)
+    Out.push_back(Size);
   return Out;
 }
 
@@ -187,8 +190,12 @@ std::map<std::string, double> defaultScalars(const SpecOp &Op, std::vector<std::
       continue;
     }
     Values[In.Name] = Value;
-    std::string Shown = Type == "bool" ? "false" : llvm::formatv("{0}", Value).str();
-    Notes.push_back(In.Name + " = " + Shown + ": opmig's default, the spec gives no range");
+    std::ostringstream Shown;
+    if (Type == "bool")
+      Shown << "false";
+    else
+      Shown << Value;
+    Notes.push_back(In.Name + " = " + Shown.str() + ": opmig's default, the spec gives no range");
   }
   return Values;
 }

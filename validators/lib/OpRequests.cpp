@@ -346,8 +346,7 @@ json casesJson(const SpecOp &Op, const std::vector<SourcedCase> &Chosen) {
     return Cases;
   const SpecCase &First = Op.Cases.Value.front();
   if (std::optional<Dims> Odd = oddTwin(Op, First.Dims)) {
-    std::string Dtype =
-        First.Dtypes.empty() ? defaultCaseDtypes(Op).front() : First.Dtypes.front();
+    std::string Dtype = First.Dtypes.empty() ? defaultCaseDtypes(Op).front() : First.Dtypes.front();
     Cases.push_back(
         caseJson("odd-sizes/" + Dtype, *Odd, dtypesFor(Op, Dtype), scalarsFor(Op, First)));
   }
