@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 #include <unistd.h>
 
 namespace opmig::test {
@@ -367,6 +368,66 @@ TEST_F(ValidateWithTorch, TheGenericSampleBuildsWithThisCMakeAndRegistersItsOps)
   ASSERT_NE(Registered, nullptr) << Doc.dump(2);
   EXPECT_EQ((*Registered)["reason"],
             "registers exactly the manifest's 2 op(s) in opmig_sample_ops");
+}
+
+/// A fresh generic migration of the sample whose spec nobody touched
+/// (`cases: TODO`), its upstream copy given the hand-written upstream test
+/// of tests/fixtures/upstream_tests: the fake layer, which runs without a
+/// GPU, runs merge_attn_states over cases read from that test (and the
+/// sample's own) and generated from the code, each marked so; rms_norm, whose rank the code does
+/// not tell, gets none and the report says what to fill.
+TEST_F(ValidateWithTorch, AnUntouchedSpecRunsCasesFromTheUpstreamTestsAndTheCode) {
+  if (std::system("command -v cmake >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no cmake on PATH: a generic domain's build cannot be configured";
+  MigrationCase C = sampleIntoGeneric();
+  MigrationSandbox Box(C);
+  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  writeFile(Box.Source + "/tests/merge_test.py",
+            readFile(std::string(OPMIG_SOURCE_DIR) +
+                     "/tests/fixtures/upstream_tests/tests/kernels/merge_test.py"));
+  ToolResult R =
+      validate(Box.Target, {"--layers", "fake", "--format", "json", "--source", Box.Source}, env(),
+               "sample_ops");
+  nlohmann::json Doc = R.json();
+  const nlohmann::json *Fake = layer(Doc, "fake");
+  ASSERT_NE(Fake, nullptr) << R.Stdout << R.Stderr;
+  std::map<std::string, std::string> Origins;
+  for (const nlohmann::json &Check : (*Fake)["checks"])
+    if (Check["figures"].contains("origin")) {
+      Origins[Check["name"]] = Check["figures"]["origin"];
+      EXPECT_NE(Check["reason"].get<std::string>().find(
+                    "(" + Check["figures"]["origin"].get<std::string>() + ")"),
+                std::string::npos)
+          << Check.dump(2);
+    }
+  EXPECT_EQ(Origins["fake:merge_attn_states/generated-base/float32"], "generated from the code")
+      << Fake->dump(2);
+  EXPECT_EQ(Origins["fake:merge_attn_states/generated-odd/float32"], "generated from the code");
+  EXPECT_EQ(Origins["fake:merge_attn_states/generated-many-rows/float32"],
+            "generated from the code");
+  EXPECT_EQ(Origins["fake:merge_attn_states/upstream-merge_test-16/float32"],
+            "from upstream test tests/merge_test.py:16");
+  EXPECT_EQ(Origins["fake:merge_attn_states/upstream-merge_test-23-1/float32"],
+            "from upstream test tests/merge_test.py:23");
+  EXPECT_EQ(Origins["fake:merge_attn_states/upstream-test_ops-83/float32"],
+            "from upstream test tests/test_ops.py:83")
+      << "the sample's own test: its loop is not read, its literal shapes are";
+  const nlohmann::json *Norm = check(*Fake, "fake:rms_norm/spec");
+  ASSERT_NE(Norm, nullptr) << Fake->dump(2);
+  EXPECT_EQ((*Norm)["status"], "skip");
+  EXPECT_NE((*Norm)["reason"].get<std::string>().find("x.shape (the code tells no rank)"),
+            std::string::npos)
+      << Norm->dump(2);
+  std::string Notes = Doc["notes"].dump();
+  EXPECT_NE(Notes.find("merge_attn_states: upstream tests: 6 calls of merge_attn_states seen in 2 "
+                       "upstream test files, 3 gave shapes: 4 cases kept"),
+            std::string::npos)
+      << Notes;
+  EXPECT_NE(Notes.find("merge_attn_states: the spec gives no cases: 4 from upstream tests, 4 "
+                       "generated from the code"),
+            std::string::npos)
+      << Notes;
 }
 
 TEST_F(ValidateWithTorch, TheVeomniSampleBuildsLikeItsJitLoadAndPassesImportAndApi) {

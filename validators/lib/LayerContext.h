@@ -13,8 +13,10 @@
 #include "opmig/support/Toolchain.h"
 #include "opmig/validate/BuildPlan.h"
 #include "opmig/validate/OpHarness.h"
+#include "opmig/validate/UpstreamTestCases.h"
 #include "opmig/validate/Validate.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <string>
@@ -58,6 +60,18 @@ struct LayerContext {
   bool HaveGpu = false; ///< A CUDA device is here.
   /// Built by the first of diff and perf that runs (UpstreamBuilder.h).
   std::shared_ptr<UpstreamBuilt> Upstream;
+  /// What the upstream tree's tests call each op with (UpstreamTestCases.h):
+  /// read once, before the layers, when `--source` is given.
+  std::optional<UpstreamTests> Tests;
+  /// The report's notes, where the layers say where their cases came from.
+  std::vector<std::string> *Notes = nullptr;
+
+  /// Adds `Line` to the report's notes unless it is there already (every
+  /// layer of an op chooses the same cases).
+  void note(const std::string &Line) const {
+    if (Notes && std::find(Notes->begin(), Notes->end(), Line) == Notes->end())
+      Notes->push_back(Line);
+  }
 
   void progress(const std::string &Line) const {
     if (Options.Progress)

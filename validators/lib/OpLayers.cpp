@@ -57,16 +57,52 @@ CheckResult fromOutcome(const std::string &Name, const CaseOutcome &Outcome,
   return Check;
 }
 
+/// The origin of each case of `Op` that the spec did not give, by name.
+std::map<std::string, std::string> originsOf(const json &Op) {
+  std::map<std::string, std::string> Origins;
+  for (const char *Key : {"cases", "bad_cases"})
+    if (Op.contains(Key))
+      for (const json &Case : Op[Key])
+        if (Case.contains("origin"))
+          Origins[Case["name"].get<std::string>()] = Case["origin"].get<std::string>();
+  return Origins;
+}
+
 /// The checks of one harness run; a run that never got to its cases is one
-/// failing check.
+/// failing check. A case the spec did not give says where it came from.
 std::vector<CheckResult> checksOf(const OpHarnessRun &Run, const std::string &Prefix,
-                                  const std::string &File) {
+                                  const std::string &File, const json &Op) {
   if (!Run.Fatal.empty())
     return {failed(Prefix + "load", Run.Fatal, File)};
+  std::map<std::string, std::string> Origins = originsOf(Op);
   std::vector<CheckResult> Checks;
-  for (const CaseOutcome &Outcome : Run.Cases)
-    Checks.push_back(fromOutcome(Prefix + Outcome.Name, Outcome, File));
+  for (const CaseOutcome &Outcome : Run.Cases) {
+    CheckResult Check = fromOutcome(Prefix + Outcome.Name, Outcome, File);
+    if (auto It = Origins.find(Outcome.Name); It != Origins.end()) {
+      Check.Reason += " (" + It->second + ")";
+      for (Finding &F : Check.Findings)
+        F.Message += " (" + It->second + ")";
+      Check.Figures["origin"] = It->second;
+    }
+    Checks.push_back(std::move(Check));
+  }
   return Checks;
+}
+
+/// The op's request, with the upstream tests' cases when `--source` gave
+/// them; says in the report's notes where cases the spec lacks came from.
+OpRequest requestFor(const LayerContext &Ctx, const SpecOp &Op) {
+  CasesFromTests FromTests;
+  if (Ctx.Tests)
+    if (auto It = Ctx.Tests->Ops.find(Op.Name); It != Ctx.Tests->Ops.end())
+      FromTests = casesFromTests(Op, It->second, Ctx.Tests->Files);
+  OpRequest R = opRequest(Op, FromTests.Cases);
+  if (!FromTests.Summary.empty())
+    Ctx.note(Op.Name + ": upstream tests: " + FromTests.Summary +
+             (R.CasesFrom.empty() ? " (not used: the spec gives cases)" : ""));
+  if (!R.CasesFrom.empty())
+    Ctx.note(Op.Name + ": " + R.CasesFrom);
+  return R;
 }
 
 /// The spec's op, or the manifest's schema alone when there is no spec.
@@ -131,13 +167,13 @@ LayerResult runApi(const LayerContext &Ctx, const HarnessEnvironment &Env,
   Ctx.progress("api: the " + opNamespace(Ctx) + " ops as registered");
   OpHarnessRun Run = runOpHarness(Env, "api", Request, std::numeric_limits<size_t>::max(),
                                   Ctx.Options.TimeoutSeconds);
-  return settleLayer("api", checksOf(Run, "", File));
+  return settleLayer("api", checksOf(Run, "", File, json::object()));
 }
 
 /// Why `Layer` cannot run `Op` from `R`; empty when it can.
 std::string notRunnableBecause(const std::string &Layer, const OpRequest &R) {
   if (R.Op["cases"].empty())
-    return "the spec gives no cases (fill: " + R.Missing + ")";
+    return noCasesBecause(R);
   if (Layer == "parity" && R.Op["reference"].is_null())
     return "the spec gives no Python reference (fill `reference`)";
   return "";
@@ -172,7 +208,7 @@ LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
       Checks.push_back(skipped(Prefix + "spec", "the validation spec has no op " + Op.Name));
       continue;
     }
-    OpRequest R = opRequest(*FromSpec);
+    OpRequest R = requestFor(Ctx, *FromSpec);
     if (std::string Why = notRunnableBecause(Layer, R); !Why.empty()) {
       Checks.push_back(skipped(Prefix + "spec", Why));
       continue;
@@ -186,7 +222,7 @@ LayerResult runPerOp(const LayerContext &Ctx, const HarnessEnvironment &Env,
     Request["ops"] = json::array({R.Op});
     Ctx.progress(Layer + ": " + Op.Name + " (" + std::to_string(Count) + " cases)");
     OpHarnessRun Run = runOpHarness(Env, Layer, Request, Count, Ctx.Options.TimeoutSeconds);
-    for (CheckResult &Check : checksOf(Run, Prefix, relativeSpecPath(Ctx)))
+    for (CheckResult &Check : checksOf(Run, Prefix, relativeSpecPath(Ctx), R.Op))
       Checks.push_back(std::move(Check));
   }
   return settleLayer(Layer, std::move(Checks));
@@ -222,8 +258,17 @@ std::string opLayerSpecFile(const LayerContext &Ctx) { return relativeSpecPath(C
 nlohmann::json opLayerRequest(const LayerContext &Ctx) { return baseRequest(Ctx); }
 
 std::vector<CheckResult> opLayerChecks(const OpHarnessRun &Run, const std::string &Prefix,
-                                       const std::string &File) {
-  return checksOf(Run, Prefix, File);
+                                       const std::string &File, const nlohmann::json &Op) {
+  return checksOf(Run, Prefix, File, Op);
+}
+
+OpRequest opLayerOpRequest(const LayerContext &Ctx, const SpecOp &Op) {
+  return requestFor(Ctx, Op);
+}
+
+std::string noCasesBecause(const OpRequest &R) {
+  return "the spec gives no cases and none could be generated from the code (fill: " + R.Missing +
+         ")";
 }
 
 } // namespace opmig::validate

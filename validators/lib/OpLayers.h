@@ -15,6 +15,7 @@
 #include "LayerContext.h"
 #include "nlohmann/json.hpp"
 #include "opmig/validate/OpHarness.h"
+#include "opmig/validate/OpRequests.h"
 
 namespace opmig::validate {
 
@@ -29,9 +30,15 @@ std::string opLayerSpecPath(const LayerContext &Ctx);
 std::string opLayerSpecFile(const LayerContext &Ctx);
 /// A harness request's common part: load, namespace, device, reference paths.
 nlohmann::json opLayerRequest(const LayerContext &Ctx);
-/// The checks of one harness run, each named `<Prefix><case>`.
+/// The checks of one harness run, each named `<Prefix><case>`; those of a
+/// case of `Op` the spec did not give say where it came from (`origin`).
 std::vector<CheckResult> opLayerChecks(const OpHarnessRun &Run, const std::string &Prefix,
-                                       const std::string &File);
+                                       const std::string &File, const nlohmann::json &Op);
+/// `Op`'s request with the cases of the upstream tests (Ctx.Tests) and of
+/// the code when the spec gives none, noted in the report.
+OpRequest opLayerOpRequest(const LayerContext &Ctx, const SpecOp &Op);
+/// Why an op has no case: what to fill.
+std::string noCasesBecause(const OpRequest &R);
 
 } // namespace opmig::validate
 

@@ -3,6 +3,7 @@
 #include "opmig/validate/OpRequests.h"
 
 #include "opmig/support/SpecExpression.h"
+#include "opmig/validate/GeneratedCases.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -27,15 +28,6 @@ const DtypeSet *ownDtypes(const SpecInput &In) {
              : nullptr;
 }
 
-/// The dtypes a case runs for when it names none: those of the first input
-/// with dtypes of its own.
-std::vector<std::string> primaryDtypes(const SpecOp &Op) {
-  for (const SpecInput &In : Op.Inputs)
-    if (const DtypeSet *Own = ownDtypes(In))
-      return Own->Names;
-  return {"float32"};
-}
-
 /// Each tensor input's dtype when the case runs for `Dtype`.
 json dtypesFor(const SpecOp &Op, const std::string &Dtype) {
   json Chosen = json::object();
@@ -51,15 +43,26 @@ json dtypesFor(const SpecOp &Op, const std::string &Dtype) {
   return Chosen;
 }
 
+/// A scalar's value as its schema type takes it: torch refuses 1.0 for an
+/// `int` and 0 for a `bool`.
+json typedScalar(const SpecInput &In, double Value) {
+  llvm::StringRef Type = llvm::StringRef(In.Type).rtrim("?");
+  if (Type == "bool")
+    return Value != 0;
+  if (Type == "int" || Type == "SymInt")
+    return static_cast<int64_t>(Value);
+  return Value;
+}
+
 json scalarsFor(const SpecOp &Op, const SpecCase &Case) {
   json Scalars = json::object();
   for (const SpecInput &In : Op.Inputs) {
     if (In.IsTensor)
       continue;
     if (auto It = Case.Scalars.find(In.Name); It != Case.Scalars.end())
-      Scalars[In.Name] = It->second;
+      Scalars[In.Name] = typedScalar(In, It->second);
     else if (In.Range.known())
-      Scalars[In.Name] = In.Range.Value.Low;
+      Scalars[In.Name] = typedScalar(In, In.Range.Value.Low);
   }
   return Scalars;
 }
@@ -319,29 +322,66 @@ json outputJson(const SpecOutput &Out) {
   return {{"argument", Out.Argument}, {"in_place", Out.InPlace.known() && Out.InPlace.Value}};
 }
 
-json casesJson(const SpecOp &Op) {
+bool specGivesCases(const SpecOp &Op) { return Op.Cases.known() && !Op.Cases.Value.empty(); }
+
+/// The cases the layers run: the spec's; when it gives none, those of the
+/// upstream tests, then those generated from the code. Says in `R` where
+/// they came from, or what is missing.
+std::vector<SourcedCase> chooseCases(const SpecOp &Op, const std::vector<SourcedCase> &FromTests,
+                                     OpRequest &R) {
+  std::vector<SourcedCase> Chosen;
+  if (specGivesCases(Op)) {
+    for (const SpecCase &Case : Op.Cases.Value)
+      Chosen.push_back({Case, ""});
+    return Chosen;
+  }
+  Chosen = FromTests;
+  GeneratedCases G = generateCases(Op);
+  std::vector<std::string> Parts;
+  if (!FromTests.empty())
+    Parts.push_back(std::to_string(FromTests.size()) + " from upstream tests");
+  if (!G.Cases.empty())
+    Parts.push_back(std::to_string(G.Cases.size()) + " " + GeneratedOrigin);
+  else
+    Parts.push_back("none generated from the code (it needs " + G.Missing + ")");
+  llvm::append_range(Chosen, G.Cases);
+  R.Generated = G.Missing;
+  R.CasesFrom = "the spec gives no cases: " + llvm::join(Parts, ", ");
+  if (!G.Notes.empty())
+    R.CasesFrom += " (" + llvm::join(G.Notes, "; ") + ")";
+  return Chosen;
+}
+
+json casesJson(const SpecOp &Op, const std::vector<SourcedCase> &Chosen) {
   json Cases = json::array();
-  if (!Op.Cases.known())
-    return Cases;
-  for (const SpecCase &Case : Op.Cases.Value)
-    for (const std::string &Dtype : Case.Dtypes.empty() ? primaryDtypes(Op) : Case.Dtypes)
-      Cases.push_back(
-          caseJson(Case.Name + "/" + Dtype, Case.Dims, dtypesFor(Op, Dtype), scalarsFor(Op, Case)));
-  if (Op.Cases.Value.empty())
+  for (const SourcedCase &C : Chosen)
+    for (const std::string &Dtype : C.Case.Dtypes.empty() ? defaultCaseDtypes(Op) : C.Case.Dtypes) {
+      json Case = caseJson(C.Case.Name + "/" + Dtype, C.Case.Dims, dtypesFor(Op, Dtype),
+                           scalarsFor(Op, C.Case));
+      if (!C.Origin.empty())
+        Case["origin"] = C.Origin;
+      Cases.push_back(std::move(Case));
+    }
+  // Generated cases widen themselves; the twin is for the user's.
+  if (!specGivesCases(Op))
     return Cases;
   const SpecCase &First = Op.Cases.Value.front();
   if (std::optional<Dims> Odd = oddTwin(Op, First.Dims)) {
-    std::string Dtype = First.Dtypes.empty() ? primaryDtypes(Op).front() : First.Dtypes.front();
+    std::string Dtype = First.Dtypes.empty() ? defaultCaseDtypes(Op).front() : First.Dtypes.front();
     Cases.push_back(
         caseJson("odd-sizes/" + Dtype, *Odd, dtypesFor(Op, Dtype), scalarsFor(Op, First)));
   }
   return Cases;
 }
 
-std::string missingParts(const SpecOp &Op) {
+std::string missingParts(const SpecOp &Op, const OpRequest &R) {
   std::vector<std::string> Missing;
-  if (!Op.Cases.known() || Op.Cases.Value.empty())
+  if (!specGivesCases(Op))
     Missing.push_back("cases");
+  if (!R.Generated.empty()) {
+    Missing.push_back(R.Generated);
+    return llvm::join(Missing, ", ");
+  }
   for (const SpecInput &In : Op.Inputs)
     if (In.IsTensor && !In.Shape.known() && !llvm::StringRef(In.Type).ends_with("?"))
       Missing.push_back(In.Name + ".shape");
@@ -350,7 +390,14 @@ std::string missingParts(const SpecOp &Op) {
 
 } // namespace
 
-OpRequest opRequest(const SpecOp &Op) {
+std::vector<std::string> defaultCaseDtypes(const SpecOp &Op) {
+  for (const SpecInput &In : Op.Inputs)
+    if (const DtypeSet *Own = ownDtypes(In))
+      return Own->Names;
+  return {"float32"};
+}
+
+OpRequest opRequest(const SpecOp &Op, const std::vector<SourcedCase> &FromTests) {
   OpRequest R;
   json &J = R.Op;
   J = {{"name", Op.Name}, {"schema", Op.Schema}};
@@ -368,9 +415,9 @@ OpRequest opRequest(const SpecOp &Op) {
       Op.Tolerances.known() ? Op.Tolerances.Value : defaultTolerances();
   for (const auto &[Dtype, T] : Tolerances)
     J["tolerances"][Dtype] = {{"atol", T.Atol}, {"rtol", T.Rtol}};
-  J["cases"] = casesJson(Op);
+  J["cases"] = casesJson(Op, chooseCases(Op, FromTests, R));
   J["bad_cases"] = J["cases"].empty() ? json::array() : BadCases(Op, J["cases"].front()).make();
-  R.Missing = missingParts(Op);
+  R.Missing = missingParts(Op, R);
   return R;
 }
 

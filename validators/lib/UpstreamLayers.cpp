@@ -138,7 +138,7 @@ std::vector<CheckResult> registrationChecks(const LayerContext &Ctx, const Upstr
   Ctx.progress("diff: the upstream entries as registered in " + U.Plan->Namespace);
   OpHarnessRun Run = runOpHarness(*Ctx.Harness, "upstream", Request,
                                   std::numeric_limits<size_t>::max(), Ctx.Options.TimeoutSeconds);
-  return opLayerChecks(Run, "diff-upstream-", Ctx.ManifestPath);
+  return opLayerChecks(Run, "diff-upstream-", Ctx.ManifestPath, json::object());
 }
 
 json upstreamTolerances(const SpecOp &Op) {
@@ -187,10 +187,9 @@ std::vector<CheckResult> perOpChecks(const LayerContext &Ctx, const UpstreamBuil
       Checks.push_back(skipped(Prefix + "spec", "the validation spec has no op " + Op.Name));
       continue;
     }
-    OpRequest R = opRequest(*FromSpec);
+    OpRequest R = opLayerOpRequest(Ctx, *FromSpec);
     if (R.Op["cases"].empty()) {
-      Checks.push_back(
-          skipped(Prefix + "spec", "the spec gives no cases (fill: " + R.Missing + ")"));
+      Checks.push_back(skipped(Prefix + "spec", noCasesBecause(R)));
       continue;
     }
     json Request = requestFor(Ctx, U);
@@ -203,7 +202,7 @@ std::vector<CheckResult> perOpChecks(const LayerContext &Ctx, const UpstreamBuil
                  std::to_string(Count) + " cases)");
     OpHarnessRun Run =
         runOpHarness(*Ctx.Harness, Layer, Request, Count, Ctx.Options.TimeoutSeconds);
-    std::vector<CheckResult> Cases = opLayerChecks(Run, Prefix, opLayerSpecFile(Ctx));
+    std::vector<CheckResult> Cases = opLayerChecks(Run, Prefix, opLayerSpecFile(Ctx), R.Op);
     if (Layer == "diff")
       explain(Cases, Causes);
     for (CheckResult &C : Cases)

@@ -127,6 +127,41 @@ LayerResult runLayer(const LayerInfo &Info, LayerContext &Ctx, bool HaveGpu,
   return runOpLayer(Ctx, Info.Name);
 }
 
+/// The names an op is called by in Python: its own (the binding's) and its
+/// upstream function's, without the namespace.
+std::vector<std::string> calledBy(const ManifestOp &Op) {
+  std::vector<std::string> Names = {Op.Name};
+  llvm::StringRef Upstream = Op.UpstreamFunction;
+  if (size_t Colons = Upstream.rfind("::"); Colons != llvm::StringRef::npos)
+    Upstream = Upstream.drop_front(Colons + 2);
+  if (!Upstream.empty() && Upstream != Op.Name)
+    Names.push_back(Upstream.str());
+  return Names;
+}
+
+/// Reads the upstream tree's tests once for every layer's cases; a tree
+/// whose tests cannot be read is a note, not a failure.
+void readTests(LayerContext &Ctx) {
+  if (Ctx.Toolchain.Python.empty()) {
+    Ctx.note("the upstream tests were not read for shapes: no python3 here");
+    return;
+  }
+  std::map<std::string, std::vector<std::string>> NamesOf;
+  for (const ManifestOp &Op : Ctx.M.Ops)
+    NamesOf[Op.Name] = calledBy(Op);
+  llvm::Expected<UpstreamTests> Tests =
+      readUpstreamTests(Ctx.Toolchain.Python, absoluteFromCwd(Ctx.Options.Source), NamesOf);
+  if (!Tests) {
+    Ctx.note("the upstream tests were not read for shapes: " + llvm::toString(Tests.takeError()));
+    return;
+  }
+  for (const auto &[Op, Calls] : Tests->Ops)
+    Ctx.progress("cases: " + std::to_string(Calls.Calls) + " call(s) of " + Op + " in " +
+                 std::to_string(Tests->Files) + " upstream test file(s), " +
+                 std::to_string(Calls.WithShapes) + " with shapes read");
+  Ctx.Tests = std::move(*Tests);
+}
+
 } // namespace
 
 std::string defaultBuildCacheDir() {
@@ -153,6 +188,9 @@ llvm::Expected<ValidationReport> validateDomain(const ValidateOptions &Options) 
   Ctx.Toolchain = findToolchain(Options.CudaPath, {});
   Ctx.Nvcc = findNvcc(Ctx.Toolchain.CudaPath);
   ValidationReport Report{Options.Target, Options.Domain, Ctx.Profile, Ctx.ManifestPath, {}, {}};
+  Ctx.Notes = &Report.Notes;
+  if (!Options.Source.empty())
+    readTests(Ctx);
   bool HaveGpu = haveCudaDevice();
   Ctx.HaveGpu = HaveGpu;
   for (const LayerInfo &Info : allLayers()) {

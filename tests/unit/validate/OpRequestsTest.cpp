@@ -132,7 +132,7 @@ ops:
     EXPECT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
     return Spec->Ops.front();
   }());
-  EXPECT_EQ(R.Missing, "cases, x.shape");
+  EXPECT_EQ(R.Missing, "cases, x.shape (the code tells no rank)");
   EXPECT_TRUE(R.Op["cases"].empty());
   EXPECT_TRUE(R.Op["bad_cases"].empty());
   EXPECT_TRUE(R.Op["reference"].is_null());

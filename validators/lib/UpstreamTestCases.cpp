@@ -1,0 +1,197 @@
+//===- UpstreamTestCases.cpp - Cases from the upstream tree's tests -------===//
+
+#include "opmig/validate/UpstreamTestCases.h"
+
+#include "opmig/support/JsonText.h"
+#include "opmig/support/PythonHelper.h"
+#include "opmig/support/SpecExpression.h"
+#include "opmig/validate/OpRequests.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+namespace opmig::validate {
+
+namespace {
+
+using nlohmann::json;
+using Dims = std::map<std::string, int64_t>;
+
+const char *const UpstreamTestsScript =
+#include "UpstreamTestsScript.inc"
+    ;
+
+/// Parsing every test file of a large tree takes seconds, not minutes.
+constexpr unsigned HelperTimeoutSeconds = 300;
+
+std::string plural(size_t N, const std::string &Word) {
+  return std::to_string(N) + " " + Word + (N == 1 ? "" : "s");
+}
+
+/// Binds `In`'s dims to the sizes a test gave it; why it does not fit, or
+/// empty.
+std::string bindShape(const SpecInput &In, const json &Shape, Dims &D) {
+  if (!In.Shape.known())
+    return In.Name + " has no shape in the spec";
+  if (!Shape.is_array() || Shape.size() != In.Shape.Value.size())
+    return In.Name + " has " + std::to_string(Shape.size()) + " dims, the spec says " +
+           std::to_string(In.Shape.Value.size());
+  for (size_t I = 0; I < Shape.size(); ++I) {
+    if (!Shape[I].is_number_integer() || Shape[I].get<int64_t>() < 0)
+      return In.Name + " has a size that is no count";
+    int64_t Size = Shape[I].get<int64_t>();
+    const std::string &Dim = In.Shape.Value[I];
+    if (isSizeDim(Dim)) {
+      if (std::stoll(Dim) != Size)
+        return In.Name + "'s dim " + std::to_string(I) + " is " + std::to_string(Size) +
+               ", the code says " + Dim;
+      continue;
+    }
+    auto [It, New] = D.emplace(Dim, Size);
+    if (!New && It->second != Size)
+      return Dim + " is " + std::to_string(It->second) + " and " + std::to_string(Size);
+  }
+  return "";
+}
+
+/// The first constraint `D` breaks, or empty.
+std::string brokenConstraint(const SpecOp &Op, const Dims &D) {
+  for (const Sourced<std::string> &C : Op.Constraints) {
+    SpecOp One;
+    One.Constraints = {C};
+    if (!satisfiesConstraints(One, D))
+      return C.Value;
+  }
+  return "";
+}
+
+class ReadingFit {
+public:
+  ReadingFit(const SpecOp &Op, const json &Reading) : Op(Op), Reading(Reading) {}
+
+  /// Why the reading gives no case of `Op`; empty when `D` and `Scalars`
+  /// are that case's.
+  std::string fit() {
+    const json &Args = Reading["args"];
+    for (size_t I = 0; I < Args.size() && I < Op.Inputs.size(); ++I)
+      if (std::string Why = take(Op.Inputs[I], Args[I]); !Why.empty())
+        return Why;
+    for (auto &[Name, Arg] : Reading["kwargs"].items())
+      if (const SpecInput *In = Op.input(Name))
+        if (std::string Why = take(*In, Arg); !Why.empty())
+          return Why;
+    for (const SpecInput &In : Op.Inputs)
+      if (In.IsTensor && !In.Shape.known() && !llvm::StringRef(In.Type).ends_with("?"))
+        return In.Name + " has no shape in the spec";
+    for (const std::string &Dim : Op.dimNames())
+      if (!D.count(Dim))
+        return "it leaves " + Dim + " without a size";
+    if (std::string Broken = brokenConstraint(Op, D); !Broken.empty())
+      return "it breaks `" + Broken + "`";
+    return "";
+  }
+
+  Dims D;
+  std::map<std::string, double> Scalars;
+
+private:
+  const SpecOp &Op;
+  const json &Reading;
+
+  std::string take(const SpecInput &In, const json &Arg) {
+    if (!Arg.is_object())
+      return "";
+    if (In.IsTensor && Arg.contains("shape"))
+      return bindShape(In, Arg["shape"], D);
+    if (!In.IsTensor && Arg.contains("value") && Arg["value"].is_number())
+      Scalars[In.Name] = Arg["value"].get<double>();
+    return "";
+  }
+};
+
+std::string caseName(const json &Reading) {
+  std::string Path = Reading.value("path", "");
+  std::string Name = "upstream-" + llvm::sys::path::stem(Path).str() + "-" +
+                     std::to_string(Reading.value("line", 0));
+  if (int Variant = Reading.value("variant", 0); Variant > 0)
+    Name += "-" + std::to_string(Variant);
+  return Name;
+}
+
+} // namespace
+
+llvm::Expected<UpstreamTests> parseUpstreamTestsAnswer(llvm::StringRef Answer) {
+  llvm::Expected<json> Parsed = parseJsonText(Answer, "the answer of upstream_tests.py");
+  if (!Parsed)
+    return Parsed.takeError();
+  if (!Parsed->is_object() || !Parsed->contains("ops") || !(*Parsed)["ops"].is_object())
+    return llvm::createStringError("upstream_tests.py answered without `ops`");
+  UpstreamTests Tests;
+  Tests.Files = Parsed->value("files", 0u);
+  for (auto &[Op, Read] : (*Parsed)["ops"].items()) {
+    UpstreamTestCalls &Calls = Tests.Ops[Op];
+    Calls.Calls = Read.value("calls", 0u);
+    Calls.WithShapes = Read.value("with_shapes", 0u);
+    if (Read.contains("found") && Read["found"].is_array())
+      Calls.Found = Read["found"];
+  }
+  return Tests;
+}
+
+llvm::Expected<UpstreamTests>
+readUpstreamTests(const std::string &Python, const std::string &Root,
+                  const std::map<std::string, std::vector<std::string>> &NamesOf) {
+  json Request = {{"root", Root}, {"ops", NamesOf}};
+  llvm::Expected<std::string> Answer =
+      runPythonHelper(Python, UpstreamTestsScript, {}, Request.dump(), HelperTimeoutSeconds,
+                      "the reader of the upstream tests");
+  if (!Answer)
+    return Answer.takeError();
+  return parseUpstreamTestsAnswer(*Answer);
+}
+
+CasesFromTests casesFromTests(const SpecOp &Op, const UpstreamTestCalls &Calls, unsigned Files) {
+  CasesFromTests Out;
+  std::vector<std::string> Notes, Missing;
+  std::map<std::string, double> Defaults = defaultScalars(Op, Notes, Missing);
+  std::vector<std::string> Dtypes = defaultCaseDtypes(Op);
+  unsigned Unfit = 0, Duplicates = 0;
+  std::string FirstWhy;
+  for (const json &Reading : Calls.Found) {
+    ReadingFit Fit(Op, Reading);
+    if (std::string Why = Fit.fit(); !Why.empty()) {
+      if (!Unfit++)
+        FirstWhy =
+            Reading.value("path", "") + ":" + std::to_string(Reading.value("line", 0)) + ": " + Why;
+      continue;
+    }
+    SpecCase Case;
+    Case.Name = caseName(Reading);
+    Case.Dims = Fit.D;
+    Case.Scalars = Defaults;
+    for (const auto &[Name, Value] : Fit.Scalars)
+      Case.Scalars[Name] = Value;
+    Case.Dtypes = {Dtypes.front()};
+    bool Seen = llvm::any_of(Out.Cases, [&](const SourcedCase &C) {
+      return C.Case.Dims == Case.Dims && C.Case.Scalars == Case.Scalars;
+    });
+    if (Seen || Out.Cases.size() >= MaxTestCases) {
+      ++Duplicates;
+      continue;
+    }
+    Out.Cases.push_back({std::move(Case), "from upstream test " + Reading.value("path", "") + ":" +
+                                              std::to_string(Reading.value("line", 0))});
+  }
+  Out.Summary = plural(Calls.Calls, "call") + " of " + Op.Name + " seen in " +
+                plural(Files, "upstream test file") + ", " + std::to_string(Calls.WithShapes) +
+                " gave shapes: " + plural(Out.Cases.size(), "case") + " kept";
+  if (Unfit)
+    Out.Summary += ", " + std::to_string(Unfit) + " reading(s) did not fit the spec (" + FirstWhy +
+                   (Unfit > 1 ? ", ..." : "") + ")";
+  if (Duplicates)
+    Out.Summary +=
+        ", " + std::to_string(Duplicates) + " repeated or over " + std::to_string(MaxTestCases);
+  return Out;
+}
+
+} // namespace opmig::validate
