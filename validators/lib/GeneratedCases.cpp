@@ -85,6 +85,9 @@ std::optional<Dims> baseDims(const SpecOp &Op) {
   Dims D;
   for (const std::string &Name : Op.dimNames())
     D[Name] = BaseSize;
+  // Leading dims get one dim, so that they hold rows.
+  if (llvm::any_of(Op.Inputs, [](const SpecInput &In) { return hasLeadingDims(In.Shape.Value); }))
+    D[LeadingDims] = BaseSize;
   for (unsigned Round = 0; Round < 6 && !acceptable(Op, D); ++Round)
     for (auto &[Name, Size] : D) {
       unsigned Best = violations(Op, D);
@@ -129,7 +132,8 @@ std::optional<Dims> oddDims(const SpecOp &Op, const Dims &Base) {
   return Changed ? std::optional<Dims>(D) : std::nullopt;
 }
 
-/// The leading dim of the first tensor of rank 2 or more, when it is a name.
+/// The leading dim of the first tensor of rank 2 or more, when it is a name
+/// (or leading dims, which a case gives one size).
 std::string rowsDim(const SpecOp &Op) {
   for (const SpecInput &In : Op.Inputs)
     if (In.IsTensor && In.Shape.known() && In.Shape.Value.size() >= 2)

@@ -33,14 +33,28 @@ std::string plural(size_t N, const std::string &Word) {
 std::string bindShape(const SpecInput &In, const json &Shape, Dims &D) {
   if (!In.Shape.known())
     return In.Name + " has no shape in the spec";
-  if (!Shape.is_array() || Shape.size() != In.Shape.Value.size())
+  bool Leading = hasLeadingDims(In.Shape.Value);
+  size_t Named = In.Shape.Value.size() - (Leading ? 1 : 0);
+  if (!Shape.is_array() || Shape.size() < Named || (!Leading && Shape.size() != Named))
     return In.Name + " has " + std::to_string(Shape.size()) + " dims, the spec says " +
-           std::to_string(In.Shape.Value.size());
-  for (size_t I = 0; I < Shape.size(); ++I) {
-    if (!Shape[I].is_number_integer() || Shape[I].get<int64_t>() < 0)
+           (Leading ? "at least " : "") + std::to_string(Named);
+  for (const json &Size : Shape)
+    if (!Size.is_number_integer() || Size.get<int64_t>() < 0)
       return In.Name + " has a size that is no count";
+  size_t Extra = Shape.size() - Named;
+  if (Extra > 0) {
+    // A case gives leading dims one size: the rows they hold together.
+    int64_t Rows = 1;
+    for (size_t I = 0; I < Extra; ++I)
+      Rows *= Shape[I].get<int64_t>();
+    auto [It, New] = D.emplace(LeadingDims, Rows);
+    if (!New && It->second != Rows)
+      return In.Name + "'s leading dims hold " + std::to_string(Rows) + " rows, another's " +
+             std::to_string(It->second);
+  }
+  for (size_t I = Extra; I < Shape.size(); ++I) {
     int64_t Size = Shape[I].get<int64_t>();
-    const std::string &Dim = In.Shape.Value[I];
+    const std::string &Dim = In.Shape.Value[I - Extra + (Leading ? 1 : 0)];
     if (isSizeDim(Dim)) {
       if (std::stoll(Dim) != Size)
         return In.Name + "'s dim " + std::to_string(I) + " is " + std::to_string(Size) +

@@ -100,6 +100,23 @@ TEST(GeneratedCasesTest, ALiteralSizeStaysAndEveryNamedDimGetsASize) {
   EXPECT_EQ(G.Notes.size(), 3u) << "offset, neox, and float32 as no input has dtypes";
 }
 
+TEST(GeneratedCasesTest, LeadingDimsHoldTheRows) {
+  // norm(x[..., hidden], w[hidden]): x of any rank, as `x.dim() >= 1` and
+  // `w.size(0) == x.size(-1)` derive it.
+  GeneratedCases G = generateCases(opOf(R"yaml(- name: norm
+  schema: "(Tensor x, Tensor w) -> Tensor"
+  inputs:
+  - {name: x, type: Tensor, shape: {code: ['...', hidden], at: "n.cu:3:3"}}
+  - {name: w, type: Tensor, shape: {code: [hidden], at: "n.cu:4:3"}}
+  outputs: [{result: 0}]
+)yaml"));
+  ASSERT_TRUE(G.Missing.empty()) << G.Missing;
+  EXPECT_EQ(named(G, "generated-base")->Case.Dims, (Dims{{"...", 32}, {"hidden", 32}}));
+  EXPECT_EQ(named(G, "generated-odd")->Case.Dims, (Dims{{"...", 33}, {"hidden", 33}}));
+  EXPECT_EQ(named(G, "generated-one-row")->Case.Dims.at("..."), 1);
+  EXPECT_EQ(named(G, "generated-many-rows")->Case.Dims.at("..."), 4096);
+}
+
 TEST(GeneratedCasesTest, AnUnknownRankIsSaidInsteadOfGuessed) {
   GeneratedCases G = generateCases(opOf(R"yaml(- name: scale
   schema: "(Tensor x, Tensor s, str mode) -> Tensor"

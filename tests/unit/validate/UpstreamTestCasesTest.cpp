@@ -74,6 +74,26 @@ TEST(UpstreamTestCasesTest, ALiteralSizeOfTheCodeMustMatch) {
       << C.Summary;
 }
 
+TEST(UpstreamTestCasesTest, LeadingDimsTakeTheRowsTheyHold) {
+  SpecOp Op = rmsNorm();
+  Op.Inputs[0].Shape.Value = {"...", "hidden"};
+  Op.Inputs[1].Shape.Value = {"...", "hidden"};
+  UpstreamTests Tests = parsed(R"({"files": 1, "ops": {"rms_norm": {"calls": 3, "with_shapes": 3,
+    "found": [
+     {"path": "t.py", "line": 3, "variant": 0,
+      "args": [{"shape": [2, 5, 64]}, {"shape": [2, 5, 64]}, {"shape": [64]}], "kwargs": {}},
+     {"path": "t.py", "line": 4, "variant": 0,
+      "args": [{"shape": [64]}, {"shape": [64]}, {"shape": [64]}], "kwargs": {}},
+     {"path": "t.py", "line": 5, "variant": 0,
+      "args": [{"shape": [3, 64]}, {"shape": [4, 64]}, {"shape": [64]}], "kwargs": {}}]}}})");
+  CasesFromTests C = casesFromTests(Op, Tests.Ops.at("rms_norm"), Tests.Files);
+  ASSERT_EQ(C.Cases.size(), 2u) << C.Summary;
+  EXPECT_EQ(C.Cases[0].Case.Dims, (Dims{{"...", 10}, {"hidden", 64}})) << "2 x 5 rows";
+  EXPECT_EQ(C.Cases[1].Case.Dims, (Dims{{"hidden", 64}})) << "no leading dims";
+  EXPECT_NE(C.Summary.find("t.py:5: x's leading dims hold 4 rows, another's 3"), std::string::npos)
+      << C.Summary;
+}
+
 TEST(UpstreamTestCasesTest, TheFixtureTreeIsReadWithPython) {
   llvm::ErrorOr<std::string> Python = llvm::sys::findProgramByName("python3");
   if (!Python)
