@@ -1,5 +1,6 @@
 #include "opmig/analyze/Analyzer.h"
 
+#include "SharedPreambles.h"
 #include "TreeLocations.h"
 #include "opmig/analyze/CompileFlags.h"
 #include "opmig/analyze/EntryResolver.h"
@@ -64,6 +65,10 @@ public:
     Inferred = inferFlags(this->Tree.Root, this->Toolchain, Upstream);
     if (this->Database)
       warnAboutMissingDirectories();
+    if (Options.UsePreamble)
+      Preambles.emplace(
+          this->Tree, Cache,
+          [this](const std::string &TU) { return requestFor(TU, ParseSide::Host); }, Options.Jobs);
   }
 
   llvm::Expected<AnalysisResult> run();
@@ -107,6 +112,7 @@ private:
   TUFlags Inferred;
   std::optional<TokenIndex> Index;
   FactsCache Cache;
+  std::optional<SharedPreambles> Preambles;
   TUFacts Program;                 ///< Everything parsed so far, merged.
   std::set<std::string> ParsedTUs; ///< Absolute paths.
   std::set<std::string> SeenFiles; ///< Every file a parse read.
@@ -178,6 +184,8 @@ void Analysis::parse(const std::vector<std::string> &TUs) {
         Misses.push_back(std::move(Request));
     }
   }
+  if (Preambles)
+    Preambles->attach(Misses);
   std::vector<TUFacts> Results(Misses.size());
   std::mutex ProgressLock;
   unsigned Done = 0;
@@ -456,6 +464,10 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   R.Stats.TUsInTree = std::count_if(Tree.Files.begin(), Tree.Files.end(),
                                     [](const SourceFile &F) { return F.IsTranslationUnit; });
   R.Stats.TUsParsed = ParsedTUs.size();
+  if (Preambles) {
+    R.Stats.ParsesWithPreamble = Preambles->parsesAttached();
+    R.Stats.Preambles = Preambles->notes();
+  }
   for (const std::string &TU : ParsedTUs)
     R.Stats.ParsedTUs.push_back(Tree.relative(TU));
   return R;

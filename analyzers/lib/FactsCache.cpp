@@ -197,3 +197,31 @@ void FactsCache::storeVerdict(const std::vector<std::string> &Command,
 }
 
 } // namespace opmig::analyze
+
+namespace opmig::analyze {
+
+std::optional<std::vector<std::string>> FactsCache::lookupPreamble(const std::string &PchPath) {
+  std::optional<nlohmann::json> Entry = readEntry(PchPath + ".json");
+  if (!Entry || !Entry->contains("preamble"))
+    return std::nullopt;
+  try {
+    return Entry->at("preamble").get<std::vector<std::string>>();
+  } catch (const nlohmann::json::exception &) {
+    return std::nullopt;
+  }
+}
+
+void FactsCache::storePreamble(const std::string &PchPath,
+                               const std::vector<std::string> &InputFiles) {
+  {
+    // Looked up (absent) earlier in this run, then built.
+    std::lock_guard<std::mutex> Lock(StampsLock);
+    Stamps.erase(PchPath);
+  }
+  // The PCH itself is stamped too: a replaced or deleted one is a miss.
+  std::vector<std::string> Stamped = InputFiles;
+  Stamped.push_back(PchPath);
+  writeEntry(PchPath + ".json", Stamped, "preamble", InputFiles);
+}
+
+} // namespace opmig::analyze

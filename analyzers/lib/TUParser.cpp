@@ -48,10 +48,20 @@ private:
 
 class FactsConsumer : public ASTConsumer {
 public:
-  FactsConsumer(TreeLocations &Locs, PreprocessorFacts &PPFacts, TUFacts &Facts)
-      : Locs(Locs), PPFacts(PPFacts), Facts(Facts) {}
+  FactsConsumer(TreeLocations &Locs, PreprocessorFacts &PPFacts, TUFacts &Facts, bool WithPreamble)
+      : Locs(Locs), PPFacts(PPFacts), Facts(Facts), WithPreamble(WithPreamble) {}
+
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    if (WithPreamble)
+      Parsed.insert(Parsed.end(), Group.begin(), Group.end());
+    return true;
+  }
 
   void HandleTranslationUnit(ASTContext &Ctx) override {
+    // The preamble holds external headers only, whose declarations yield no
+    // facts: walking what this parse read itself keeps them deserialized.
+    if (WithPreamble)
+      Ctx.setTraversalScope(Parsed);
     collectASTFacts(Ctx, Locs, PPFacts, Facts);
     const SourceManager &SM = Ctx.getSourceManager();
     for (auto It = SM.fileinfo_begin(), End = SM.fileinfo_end(); It != End; ++It)
@@ -62,6 +72,8 @@ private:
   TreeLocations &Locs;
   PreprocessorFacts &PPFacts;
   TUFacts &Facts;
+  bool WithPreamble;
+  std::vector<Decl *> Parsed;
 };
 
 class FactsAction : public ASTFrontendAction {
@@ -80,7 +92,7 @@ public:
   }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<FactsConsumer>(*Locs, PPFacts, Facts);
+    return std::make_unique<FactsConsumer>(*Locs, PPFacts, Facts, !Request.PreamblePch.empty());
   }
 
 private:
@@ -117,7 +129,9 @@ std::vector<std::string> parseCommandLine(const ParseRequest &Request) {
   return Args;
 }
 
-TUFacts parseTranslationUnit(const ParseRequest &Request) {
+namespace {
+
+TUFacts parseOnce(const ParseRequest &Request) {
   TUFacts Facts;
   Facts.MainFile = Request.MainFile;
   Facts.Side = Request.Side;
@@ -125,13 +139,39 @@ TUFacts parseTranslationUnit(const ParseRequest &Request) {
   FileSystemOptions FSOptions;
   FSOptions.WorkingDir = Request.Directory;
   llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
-  tooling::ToolInvocation Invocation(parseCommandLine(Request),
-                                     std::make_unique<FactsAction>(Request, Facts), Files.get());
+  std::vector<std::string> Args = parseCommandLine(Request);
+  if (!Request.PreamblePch.empty())
+    Args.insert(Args.end() - 1, {"-include-pch", Request.PreamblePch});
+  tooling::ToolInvocation Invocation(Args, std::make_unique<FactsAction>(Request, Facts),
+                                     Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   Invocation.run();
   // An invocation that never reached the AST read no input at all.
   Facts.Completed = !Facts.InputFiles.empty();
+  // The preamble's headers were read, if not through this parse's own
+  // source manager; a plain parse lists them too.
+  Facts.InputFiles.insert(Facts.InputFiles.end(), Request.PreambleInputs.begin(),
+                          Request.PreambleInputs.end());
+  if (!Request.PreambleHeader.empty())
+    std::erase(Facts.InputFiles, realPathOf(Request.PreambleHeader));
+  llvm::sort(Facts.InputFiles);
+  Facts.InputFiles.erase(llvm::unique(Facts.InputFiles), Facts.InputFiles.end());
   return Facts;
+}
+
+} // namespace
+
+TUFacts parseTranslationUnit(const ParseRequest &Request) {
+  TUFacts Facts = parseOnce(Request);
+  if (Request.PreamblePch.empty() || (Facts.Completed && Facts.Errors.empty()))
+    return Facts;
+  // Errors with the preamble may be the preamble's (a header changed under
+  // it): only a plain parse's errors count.
+  ParseRequest Plain = Request;
+  Plain.PreamblePch.clear();
+  Plain.PreambleHeader.clear();
+  Plain.PreambleInputs.clear();
+  return parseOnce(Plain);
 }
 
 } // namespace opmig::analyze

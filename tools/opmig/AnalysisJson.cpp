@@ -135,6 +135,8 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
                   {"tus_parsed", R.Stats.TUsParsed},
                   {"parses_run", R.Stats.ParsesRun},
                   {"parses_cached", R.Stats.ParsesCached},
+                  {"parses_with_preamble", R.Stats.ParsesWithPreamble},
+                  {"preambles", R.Stats.Preambles},
                   {"parsed", R.Stats.ParsedTUs},
                   {"seconds", Stages}};
   return Doc;

@@ -68,6 +68,9 @@ void addToolchainOptions(CLI::App &Sub, AnalysisFlags &Flags, InputSpellings &Sp
   Sub.add_flag("--no-nvcc", Flags.NoNvcc,
                "Clang alone: its errors make the analysis partial even where nvcc compiles the "
                "TU, and --verify builds with Clang");
+  Sub.add_flag("--no-preamble", Flags.NoPreamble,
+               "parse every TU on its own, without the shared precompiled preamble of the "
+               "external includes TUs start with (also OPMIG_NO_PREAMBLE=1)");
   Sub.add_flag("-q,--quiet", Flags.Quiet, "no progress or warnings on stderr");
   Spellings.add(analyze::inputs::ExtraArgs, "after --");
 }
@@ -84,6 +87,8 @@ void finishAnalysisOptions(AnalysisFlags &Flags, const std::vector<std::string> 
   else if (Options.CacheDir.empty())
     Options.CacheDir = analyze::defaultCacheDir();
   Options.JudgeWithNvcc = !Flags.NoNvcc;
+  auto NoPreambleEnv = llvm::sys::Process::GetEnv("OPMIG_NO_PREAMBLE");
+  Options.UsePreamble = !Flags.NoPreamble && !(NoPreambleEnv && *NoPreambleEnv == "1");
   Options.OnProgress = progressPrinter(Flags.Quiet);
 }
 

@@ -22,6 +22,7 @@ struct AnalysisFlags {
   analyze::AnalyzeOptions Options;
   bool NoCache = false;
   bool NoNvcc = false;
+  bool NoPreamble = false;
   bool Quiet = false;
 };
 

@@ -113,7 +113,10 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
     if (!R.InferredFrom.empty())
       OS << "  read from the upstream build: " << llvm::join(R.InferredFrom, ", ") << "\n";
     OS << "\nstats: " << R.Stats.TUsParsed << " of " << R.Stats.TUsInTree << " TUs parsed ("
-       << R.Stats.ParsesRun << " parses run, " << R.Stats.ParsesCached << " from cache)\n";
+       << R.Stats.ParsesRun << " parses run, " << R.Stats.ParsesCached << " from cache, "
+       << R.Stats.ParsesWithPreamble << " with a shared preamble)\n";
+    for (const std::string &Note : R.Stats.Preambles)
+      OS << "  " << Note << "\n";
     for (const StageTime &Stage : R.Stats.Stages)
       OS << "  " << llvm::left_justify(Stage.Stage, 8) << llvm::format("%.3f s", Stage.Seconds)
          << "\n";

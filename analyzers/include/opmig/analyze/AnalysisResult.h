@@ -134,6 +134,8 @@ struct AnalysisStats {
   std::vector<std::string> ParsedTUs; ///< Their relative paths, sorted.
   unsigned ParsesRun = 0;             ///< Host + device parses actually executed.
   unsigned ParsesCached = 0;          ///< Parses answered from the cache.
+  unsigned ParsesWithPreamble = 0;    ///< Parses run with a shared preamble.
+  std::vector<std::string> Preambles; ///< How each preamble was built or found.
   std::vector<StageTime> Stages;
 };
 

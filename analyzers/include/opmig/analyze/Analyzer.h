@@ -45,6 +45,9 @@ struct AnalyzeOptions {
   /// Ask nvcc about TUs Clang rejects (NvccCheck.h); off, Clang's errors
   /// always make the result partial.
   bool JudgeWithNvcc = true;
+  /// Parse TUs that start with the same external includes with a shared
+  /// precompiled preamble of them (Preamble.h); the facts are the same.
+  bool UsePreamble = true;
   std::function<void(const Progress &)> OnProgress;
 };
 

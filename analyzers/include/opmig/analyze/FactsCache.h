@@ -45,6 +45,14 @@ public:
   void storeVerdict(const std::vector<std::string> &Command,
                     const std::vector<std::string> &InputFiles, const NvccVerdict &Verdict);
 
+  /// Where precompiled preambles (Preamble.h) live: a folder of this
+  /// build's cache; empty without a cache.
+  std::string preambleDir() const { return Dir.empty() ? "" : Dir + "/preamble"; }
+  /// The headers the preamble at `PchPath` read, when it and they are
+  /// unchanged since it was stored.
+  std::optional<std::vector<std::string>> lookupPreamble(const std::string &PchPath);
+  void storePreamble(const std::string &PchPath, const std::vector<std::string> &InputFiles);
+
 private:
   struct Stamp {
     uint64_t Size = 0;

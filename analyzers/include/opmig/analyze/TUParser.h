@@ -26,15 +26,21 @@ struct ParseRequest {
   /// Clang flags (see CompileFlags.h), without side selection or input.
   std::vector<std::string> Flags;
   std::string Directory; ///< Working directory of the compile.
+  /// A precompiled preamble (Preamble.h) to parse with, and the headers it
+  /// read. Not part of the command line: a parse with it has the facts of
+  /// a parse without it, so both share one cache entry.
+  std::string PreamblePch;
+  std::string PreambleHeader; ///< The header it precompiles.
+  std::vector<std::string> PreambleInputs;
 };
 
 /// The full command line the parser runs, also used by `--verify` and the
 /// benchmark's `-fsyntax-only` baseline so that all three see the same code.
 std::vector<std::string> parseCommandLine(const ParseRequest &Request);
 
-/// Parses one TU. Never fails: code Clang rejects becomes diagnostics in the
-/// result (the AST Clang recovered is still used), and a frontend that could
-/// not run at all leaves `Completed` false.
+/// Parses one TU (with `PreamblePch` when set). Never fails: code Clang rejects becomes diagnostics
+/// in the result (the AST Clang recovered is still used), and a frontend that could not run at all
+/// leaves `Completed` false.
 TUFacts parseTranslationUnit(const ParseRequest &Request);
 
 } // namespace opmig::analyze

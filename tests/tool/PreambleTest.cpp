@@ -1,0 +1,113 @@
+//===- PreambleTest.cpp - A shared preamble changes no fact ----------------===//
+//
+// The analysis parses TUs that start with the same external includes with a
+// precompiled preamble of them (docs/architecture.md, "The shared
+// preamble"). Its facts must be those of plain parses: each case analyses a
+// fixture with and without it and compares the JSON byte for byte, all but
+// `stats` (timings, and how many parses had the preamble).
+//
+//===----------------------------------------------------------------------===//
+
+#include "ToolRunner.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+namespace opmig::test {
+namespace {
+
+struct PreambleCase {
+  std::string Name, Source;
+  std::vector<std::string> Entries;
+  std::vector<std::string> ClangArgs; ///< After the stand-in headers.
+};
+
+std::ostream &operator<<(std::ostream &OS, const PreambleCase &C) { return OS << C.Name; }
+
+const std::string PreambleRuns = "tests/fixtures/upstream/preamble_runs";
+
+/// `opmig analyze` of the case, with the preamble or without it; fails the
+/// test unless it produced JSON.
+nlohmann::json analyze(const PreambleCase &C, bool Preamble, std::vector<std::string> ClangArgs,
+                       const std::vector<std::string> &Env) {
+  std::vector<std::string> Args = {"analyze",  "--source", C.Source,
+                                   "--format", "json",     "--no-cache"};
+  for (const std::string &Entry : C.Entries)
+    Args.insert(Args.end(), {"--entry", Entry});
+  if (!Preamble)
+    Args.push_back("--no-preamble");
+  Args.push_back("--");
+  Args.insert(Args.end(), ClangArgs.begin(), ClangArgs.end());
+  ToolResult Result = runOpmig(Args, Env);
+  EXPECT_TRUE(Result.ExitCode == 0 || Result.ExitCode == 1) << Result.Stderr;
+  return Result.json();
+}
+
+/// The two results, `stats` apart, as text; and the plain one's stats.
+void expectSameFacts(const nlohmann::json &With, const nlohmann::json &Without) {
+  nlohmann::json A = With, B = Without;
+  A.erase("stats");
+  B.erase("stats");
+  EXPECT_EQ(A.dump(1), B.dump(1));
+  EXPECT_EQ(With["stats"]["parses_run"], Without["stats"]["parses_run"]);
+  EXPECT_EQ(Without["stats"]["parses_with_preamble"], 0);
+}
+
+class PreambleEquivalence : public ::testing::TestWithParam<PreambleCase> {};
+
+TEST_P(PreambleEquivalence, FactsEqualThoseOfPlainParses) {
+  const PreambleCase &C = GetParam();
+  std::vector<std::string> Clang = {"-isystem", stubArgs().back()};
+  Clang.insert(Clang.end(), C.ClangArgs.begin(), C.ClangArgs.end());
+  expectSameFacts(analyze(C, true, Clang, {}), analyze(C, false, Clang, {}));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Fixtures, PreambleEquivalence,
+    ::testing::Values(
+        PreambleCase{"sample", "samples/upstream", {"merge_attn_states"}, {}},
+        PreambleCase{"multi_op", "tests/fixtures/upstream/multi_op", {"scale", "fused_fwd"}, {}},
+        PreambleCase{"pybind_mod", "tests/fixtures/upstream/pybind_mod", {"gelu"}, {}},
+        PreambleCase{"sibling_headers", "tests/fixtures/upstream/sibling_headers", {"gelu"}, {}},
+        PreambleCase{"template_launch", "tests/fixtures/upstream/template_launch", {"axpy"}, {}},
+        PreambleCase{
+            "header_bodies", "tests/fixtures/upstream/header_bodies", {"hb::ops::gemm"}, {}},
+        PreambleCase{"preamble_runs",
+                     PreambleRuns,
+                     {"pr::scale"},
+                     {"-isystem", PreambleRuns + "/third_party/widelib"}}),
+    [](const ::testing::TestParamInfo<PreambleCase> &Info) { return Info.param.Name; });
+
+/// Two TUs share the preamble on each side; the TU that defines a macro
+/// before the same includes, and the one starting with a tree header, parse
+/// without it.
+TEST(Preamble, OnlyTUsStartingWithTheSharedRunUseIt) {
+  PreambleCase C{"preamble_runs", PreambleRuns, {"pr::scale"}, {}};
+  nlohmann::json With = analyze(
+      C, true, {"-isystem", stubArgs().back(), "-isystem", PreambleRuns + "/third_party/widelib"},
+      {});
+  EXPECT_EQ(With["stats"]["parses_with_preamble"], 4) << With["stats"].dump(1);
+  ASSERT_EQ(With["stats"]["preambles"].size(), 2u) << With["stats"].dump(1);
+  for (const auto &Note : With["stats"]["preambles"])
+    EXPECT_NE(Note.get<std::string>().find(": built in"), std::string::npos) << Note;
+  EXPECT_EQ(With["partial"], false) << With["partial_reasons"].dump(1);
+}
+
+/// With the pinned PyPI torch, where the preamble matters: the same
+/// fixture, its TUs starting with <torch/all.h> and <ATen/cuda/CUDAContext.h>.
+TEST(Preamble, RealTorchFactsEqualThoseOfPlainParses) {
+  struct stat Info;
+  if (stat((pinnedTorchDir() + "/torch/version.py").c_str(), &Info) != 0)
+    GTEST_SKIP() << "no torch " << OPMIG_TORCH_VERSION << " in " << pinnedTorchDir()
+                 << ": run scripts/install-deps.sh (it pip-installs the pinned torch)";
+  PreambleCase C{"preamble_runs_torch", PreambleRuns, {"pr::scale"}, {}};
+  std::vector<std::string> Env = {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + pinnedTorchDir()};
+  std::vector<std::string> Clang = {"-isystem", PreambleRuns + "/third_party/widelib"};
+  nlohmann::json With = analyze(C, true, Clang, Env);
+  EXPECT_EQ(With["stats"]["parses_with_preamble"], 4) << With["stats"].dump(1);
+  EXPECT_EQ(With["partial"], false) << With["partial_reasons"].dump(1);
+  expectSameFacts(With, analyze(C, false, Clang, Env));
+}
+
+} // namespace
+} // namespace opmig::test
