@@ -64,9 +64,11 @@ std::vector<std::string> searchDirs(const std::vector<std::string> &Flags, bool 
 /// search order decides; no match at all is a system header.
 bool resolvesIntoTree(llvm::StringRef Spelling, bool Angled, const std::string &TUDir,
                       const std::vector<std::string> &Flags, const TreeScope &Scope) {
-  std::vector<std::string> Dirs = searchDirs(Flags, Angled);
+  // A quoted include looks beside its file first.
+  std::vector<std::string> Dirs;
   if (!Angled)
-    Dirs.insert(Dirs.begin(), TUDir);
+    Dirs.push_back(TUDir);
+  llvm::append_range(Dirs, searchDirs(Flags, Angled));
   for (const std::string &Dir : Dirs) {
     llvm::SmallString<256> Candidate(Dir);
     path::append(Candidate, Spelling);
