@@ -282,7 +282,7 @@ TEST(PythonCheckerTest, FunctionPointerPattern) {
             "`if _rope is None: raise NotImplementedError(...)` before this call in "
             "`fused_rope()`\n"
             "veomni/ops/loss/__init__.py:1:1: veomni-pointer: `apply_veomni_loss_patch` lacks a "
-            "module-level `_<op> = None` function pointer\n");
+            "module-level `_<op> = None` function pointer in the op package\n");
 }
 
 TEST(PythonCheckerTest, RegisteredIn) {
