@@ -555,7 +555,7 @@ private:
     int64_t Index = Term.Index;
     if (Index < 0 && Rank)
       Index += *Rank;
-    if ((Rank && (Index < 0 || Index >= *Rank)))
+    if (Rank && (Index < 0 || Index >= *Rank))
       return std::nullopt;
     return Slot{Term.Param, Index};
   }
