@@ -72,24 +72,6 @@ json caseJson(const std::string &Name, const Dims &D, json Dtypes, json Scalars)
       {"name", Name}, {"dims", D}, {"dtypes", std::move(Dtypes)}, {"scalars", std::move(Scalars)}};
 }
 
-bool holdsAll(const SpecOp &Op, const Dims &D) {
-  for (const Sourced<std::string> &C : Op.Constraints) {
-    llvm::Expected<SpecExpression> E = SpecExpression::parse(C.Value);
-    if (!E) {
-      llvm::consumeError(E.takeError());
-      continue;
-    }
-    llvm::Expected<bool> Holds = E->holds(D);
-    if (!Holds) {
-      llvm::consumeError(Holds.takeError());
-      return false;
-    }
-    if (!*Holds)
-      return false;
-  }
-  return true;
-}
-
 /// The first case's dims with each even dim made odd (so no multiple of a
 /// warp) where the constraints allow; nullopt when a dim already is odd or
 /// none could change.
@@ -101,7 +83,7 @@ std::optional<Dims> oddTwin(const SpecOp &Op, const Dims &Base) {
   for (auto &[Name, Size] : Odd) {
     int64_t Old = Size;
     Size = Old + 1; // odd, so no multiple of 32 either
-    if (holdsAll(Op, Odd))
+    if (satisfiesConstraints(Op, Odd))
       Changed = true;
     else
       Size = Old;
