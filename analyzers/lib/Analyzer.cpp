@@ -84,7 +84,7 @@ private:
   void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
   void judgeRejectedTUs();
   NvccCheckRequest nvccRequestFor(const std::string &TU, const std::string &Nvcc) const;
-  /// The nvcc language flags the upstream builds `TU` (absolute) with.
+  /// The carried nvcc flags the upstream builds `TU` (absolute) with.
   std::vector<std::string> nvccFlagsFor(const std::string &TU) const;
   void recordRejection(const std::string &TU, const NvccVerdict *Verdict,
                        const std::string &NoVerdictReason);

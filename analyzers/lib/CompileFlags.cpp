@@ -93,7 +93,7 @@ public:
     return std::move(Out);
   }
 
-  /// The nvcc language flags met by `translate`.
+  /// The flags met by `translate` that a migrated build carries.
   std::vector<std::string> NvccFlags;
 
 private:
@@ -107,8 +107,8 @@ private:
       if (const NvccOption *Option = findNvccOption(Name)) {
         if (Option->TakesValue && !Token.contains('=') && I + 1 < Tokens.size())
           InlineValue = Tokens[++I];
-        if (Option->Action == NvccAction::NvccLanguage)
-          NvccFlags.push_back(Token.str());
+        if (std::optional<std::string> Carried = carriedNvccFlag(Name, InlineValue))
+          NvccFlags.push_back(std::move(*Carried));
         apply(Option->Action, InlineValue);
       } else if (!translateJoined(Token) && isHostFlag(Token)) {
         Out.push_back(Token.str());
@@ -142,6 +142,7 @@ private:
     switch (Action) {
     case NvccAction::Drop:
     case NvccAction::NvccLanguage: // Recorded by translateTokens.
+    case NvccAction::NvccCodegen:
       break;
     case NvccAction::Arch:
       llvm::append_range(ArchValues, splitList(Value));

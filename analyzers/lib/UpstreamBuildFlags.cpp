@@ -1,6 +1,7 @@
 #include "opmig/analyze/UpstreamBuildFlags.h"
 
 #include "opmig/support/CapturedOutput.h"
+#include "opmig/support/NvccOptions.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -20,12 +21,11 @@ using llvm::StringRef;
 
 namespace {
 
-/// Prints `std=`, `define=`, `nvcc=` and `include=` lines for the setup.py
+/// Prints `std=`, `define=`, `flag=` and `include=` lines for the setup.py
 /// named by argv[1]: flags in any string constant, and the paths given to
 /// `include_dirs=` or assigned to a name containing "include".
 constexpr StringRef SetupScript = R"py(
 import ast, sys
-NVCC_LANGUAGE_FLAGS = {"expt-relaxed-constexpr", "expt-extended-lambda", "extended-lambda"}
 tree = ast.parse(open(sys.argv[1], encoding="utf-8", errors="replace").read())
 def text(n):
     return n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else None
@@ -55,8 +55,8 @@ for node in ast.walk(tree):
             print("define=" + token)
         elif token.startswith("-I") and len(token) > 2:
             print("include=" + token[2:])
-        elif token.lstrip("-") in NVCC_LANGUAGE_FLAGS:
-            print("nvcc=--" + token.lstrip("-"))
+        elif token.startswith("-"):
+            print("flag=" + token)
     for value in include_values(node):
         elements = [value] + [e for n in ast.walk(value) if isinstance(n, (ast.List, ast.Tuple)) for e in n.elts]
         for element in elements:
@@ -64,6 +64,16 @@ for node in ast.walk(tree):
             if found:
                 print("include=" + found)
 )py";
+
+/// Keeps `Token` when a build of the migrated code needs it too.
+void addNvccFlag(StringRef Token, UpstreamBuildFlags &Flags) {
+  if (!Token.starts_with("-"))
+    return;
+  auto [Name, Value] = Token.drop_front(Token.starts_with("--") ? 2 : 1).split('=');
+  if (std::optional<std::string> Kept = carriedNvccFlag(Name, Value))
+    if (!llvm::is_contained(Flags.NvccFlags, *Kept))
+      Flags.NvccFlags.push_back(std::move(*Kept));
+}
 
 /// `c++20`, `c++2a`, `gnu++17` -> 20, 20, 17; 0 for anything else.
 unsigned standardNumber(StringRef Value) {
@@ -117,8 +127,8 @@ void readSetupFlags(StringRef Output, const std::string &Root, UpstreamBuildFlag
       addDefine(Value.str(), Flags);
     else if (Key == "include")
       addIncludeDir(Value, Root, Flags);
-    else if (Key == "nvcc" && !llvm::is_contained(Flags.NvccFlags, Value))
-      Flags.NvccFlags.push_back(Value.str());
+    else if (Key == "flag")
+      addNvccFlag(Value, Flags);
   }
 }
 
@@ -140,6 +150,20 @@ std::vector<std::vector<StringRef>> commandArguments(StringRef Text, StringRef C
     Text = Text.substr(Match[0].end() - Text.begin());
   }
   return Calls;
+}
+
+/// nvcc flags anywhere in CMake code (`CMAKE_CUDA_FLAGS`, compile options,
+/// inside generator expressions such as `$<$<COMPILE_LANGUAGE:CUDA>:...>`),
+/// comments left out.
+void readCMakeNvccFlags(StringRef Text, UpstreamBuildFlags &Flags) {
+  llvm::SmallVector<StringRef> Lines;
+  Text.split(Lines, '\n');
+  for (StringRef Line : Lines) {
+    llvm::SmallVector<StringRef> Tokens;
+    llvm::SplitString(Line.split('#').first, Tokens, " \t\"'();$<>:");
+    for (StringRef Token : Tokens)
+      addNvccFlag(Token, Flags);
+  }
 }
 
 bool isCMakeKeyword(StringRef Word) {
@@ -176,6 +200,7 @@ void readCMakeFlags(StringRef Text, const std::string &Root, UpstreamBuildFlags 
     for (StringRef Word : llvm::drop_begin(Arguments))
       if (!isCMakeKeyword(Word))
         addIncludeDir(Word, Root, Flags);
+  readCMakeNvccFlags(Text, Flags);
 }
 
 UpstreamBuildFlags readUpstreamBuildFlags(const std::string &Root, const std::string &Python) {

@@ -47,6 +47,17 @@ std::vector<std::string> closureDefines(const analyze::AnalysisResult &Analysis)
   return Defines;
 }
 
+/// The nvcc flags the closure TUs were built with that a build of them
+/// repeats: the compile database's per TU, else the upstream build files'.
+std::vector<std::string> closureNvccFlags(const analyze::AnalysisResult &Analysis) {
+  std::vector<std::string> Flags;
+  for (const auto &[File, Unused] : Analysis.TUFlags)
+    for (const std::string &Flag : Analysis.nvccFlagsOf(File))
+      if (!llvm::is_contained(Flags, Flag))
+        Flags.push_back(Flag);
+  return Analysis.TUFlags.empty() ? Analysis.UpstreamNvccFlags : Flags;
+}
+
 /// Include directories (`-I`, `-isystem`) of the closure TUs, absolute.
 std::vector<std::string> closureIncludeDirs(const analyze::AnalysisResult &Analysis) {
   std::vector<std::string> Dirs;
@@ -119,7 +130,7 @@ json buildFlagsContext(const analyze::AnalysisResult &Analysis, const MigrationP
   }
   return {{"cxx_standard", closureCxxStandard(Analysis.TUFlags)},
           {"defines", closureDefines(Analysis)},
-          {"nvcc_flags", Analysis.UpstreamNvccFlags},
+          {"nvcc_flags", closureNvccFlags(Analysis)},
           {"third_party", Parties},
           {"third_party_include_dirs", IncludeDirs},
           {"third_party_include_dirs_in_native_dir", InNativeDir},
@@ -138,7 +149,7 @@ BuildRecord buildRecord(const analyze::AnalysisResult &Analysis, const Migration
     for (const std::string &Dir : Party.IncludeDirs)
       if (!llvm::is_contained(B.IncludeDirs, Dir))
         B.IncludeDirs.push_back(Dir);
-  B.NvccFlags = Analysis.UpstreamNvccFlags;
+  B.NvccFlags = closureNvccFlags(Analysis);
   B.GpuArch = Analysis.GpuArch;
   return B;
 }

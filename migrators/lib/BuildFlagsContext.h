@@ -2,8 +2,8 @@
 //
 // What a generated build block (setup.py, CMake) must pass so that the
 // migrated code builds as the upstream's did: its C++ standard, its defines,
-// its nvcc language flags, and the third-party headers (submodules) it
-// includes, moved under the profile's third-party folder.
+// its nvcc flags (language, math, registers), and the third-party headers
+// (submodules) it includes, moved under the profile's third-party folder.
 //
 //===----------------------------------------------------------------------===//
 

@@ -167,9 +167,10 @@ static llvm::Error checkBuildRecord(const BuildRecord &B, llvm::StringRef Origin
       return Bad("defines", Define, "a -DNAME[=VALUE] or -UNAME");
   }
   for (llvm::StringRef Flag : B.NvccFlags)
-    if (!isNvccLanguageFlag(Flag))
+    if (!isCarriedNvccFlag(Flag))
       return Bad("nvcc_flags", Flag,
-                 "one of nvcc's language flags (--expt-relaxed-constexpr, ...)");
+                 "one of nvcc's language, math or register flags (--expt-relaxed-constexpr, "
+                 "--use_fast_math, --ftz=true, --maxrregcount=64, ...)");
   if (!B.GpuArch.empty() && !isCudaArch(B.GpuArch))
     return Bad("gpu_arch", B.GpuArch, "an NVIDIA architecture such as sm_90");
   return llvm::Error::success();

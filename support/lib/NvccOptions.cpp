@@ -66,7 +66,7 @@ constexpr NvccOption NvccOptions[] = {
     {"t", true, NvccAction::Drop},
     {"ccbin", true, NvccAction::Drop},
     {"compiler-bindir", true, NvccAction::Drop},
-    {"maxrregcount", true, NvccAction::Drop},
+    {"maxrregcount", true, NvccAction::NvccCodegen},
     {"default-stream", true, NvccAction::Drop},
     {"diag-suppress", true, NvccAction::Drop},
     {"diag-error", true, NvccAction::Drop},
@@ -74,10 +74,10 @@ constexpr NvccOption NvccOptions[] = {
     // nvcc's -Werror takes nvcc's warning kinds (cross-execution-space-call,
     // ...); a host -Werror would come through -Xcompiler.
     {"Werror", true, NvccAction::Drop},
-    {"ftz", true, NvccAction::Drop},
-    {"prec-div", true, NvccAction::Drop},
-    {"prec-sqrt", true, NvccAction::Drop},
-    {"fmad", true, NvccAction::Drop},
+    {"ftz", true, NvccAction::NvccCodegen},
+    {"prec-div", true, NvccAction::NvccCodegen},
+    {"prec-sqrt", true, NvccAction::NvccCodegen},
+    {"fmad", true, NvccAction::NvccCodegen},
     {"static-global-template-stub", true, NvccAction::Drop},
     // Before the glued -O<level> rule would turn these into a bad -O.
     {"Ofc", true, NvccAction::Drop},
@@ -91,11 +91,30 @@ const NvccOption *findNvccOption(llvm::StringRef Name) {
   return It == std::end(NvccOptions) ? nullptr : It;
 }
 
-bool isNvccLanguageFlag(llvm::StringRef Flag) {
-  if (!Flag.starts_with("-"))
+std::optional<std::string> carriedNvccFlag(llvm::StringRef Name, llvm::StringRef Value) {
+  const NvccOption *Option = findNvccOption(Name);
+  if (!Option)
+    return std::nullopt;
+  switch (Option->Action) {
+  case NvccAction::NvccLanguage:
+  case NvccAction::FastMath:
+    return Value.empty() ? std::optional("--" + Name.str()) : std::nullopt;
+  case NvccAction::NvccCodegen: {
+    bool Valid = Name == "maxrregcount" ? !Value.empty() && llvm::all_of(Value, llvm::isDigit)
+                                        : Value == "true" || Value == "false";
+    return Valid ? std::optional("--" + Name.str() + "=" + Value.str()) : std::nullopt;
+  }
+  default:
+    return std::nullopt;
+  }
+}
+
+bool isCarriedNvccFlag(llvm::StringRef Flag) {
+  if (!Flag.starts_with("--"))
     return false;
-  const NvccOption *Option = findNvccOption(Flag.ltrim('-'));
-  return Option && Option->Action == NvccAction::NvccLanguage;
+  auto [Name, Value] = Flag.drop_front(2).split('=');
+  std::optional<std::string> Carried = carriedNvccFlag(Name, Value);
+  return Carried && *Carried == Flag;
 }
 
 bool isCudaArch(llvm::StringRef Arch) {

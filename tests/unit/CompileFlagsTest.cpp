@@ -178,6 +178,17 @@ TEST(NvccTranslateTest, UseFastMathBothForms) {
   EXPECT_EQ(nvccArgs({"-use_fast_math"}), Strings{"-ffast-math"});
 }
 
+// What a build of the migrated code must repeat is recorded apart, spelled
+// one way; Clang gets only what it has an equivalent for.
+TEST(NvccTranslateTest, RecordsTheFlagsAMigratedBuildCarries) {
+  TUFlags Flags =
+      nvcc({"-expt-relaxed-constexpr", "-use_fast_math", "-ftz=true", "-maxrregcount", "64",
+            "--prec-div", "false", "-lineinfo", "-Xptxas=-v", "-O3", "--fmad=maybe"});
+  EXPECT_EQ(Flags.NvccFlags, (Strings{"--expt-relaxed-constexpr", "--use_fast_math", "--ftz=true",
+                                      "--maxrregcount=64", "--prec-div=false"}));
+  EXPECT_EQ(Flags.Args, (Strings{"-ffast-math", "-O3"}));
+}
+
 TEST(NvccTranslateTest, XcompilerSeparateValue) {
   EXPECT_EQ(nvccArgs({"-Xcompiler", "-fPIC"}), Strings{"-fPIC"});
 }
@@ -738,7 +749,8 @@ import os
 from pathlib import Path
 ROOT = os.path.dirname(__file__)
 NVCC_FLAGS = ["-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "--expt-relaxed-constexpr",
-              "-std=c++20", "-O3"]
+              "-std=c++20", "-O3", "-use_fast_math", "--ftz=false", "-lineinfo",
+              "--maxrregcount=128", "---expt-extended-lambda", "-Xptxas=-v"]
 CXX_FLAGS = ("-DBUILD_NUNCHAKU=1 -fvisibility=hidden").split()
 INCLUDE_DIRS = [os.path.join(ROOT, "src"), Path(ROOT) / "third_party" / "cutlass" / "include"]
 def ext():
@@ -754,6 +766,10 @@ def ext():
             (Strings{"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "-DBUILD_NUNCHAKU=1"}));
   EXPECT_EQ(Flags.IncludeDirs, (Strings{Root + "/src", Root + "/third_party/cutlass/include",
                                         Root + "/third_party/json/single_include"}));
+  // What changes the accepted code or the computed values is kept, spelled
+  // `--flag`; optimisation, debug info and ptxas options are the target's.
+  EXPECT_EQ(Flags.NvccFlags, (Strings{"--expt-relaxed-constexpr", "--use_fast_math", "--ftz=false",
+                                      "--maxrregcount=128"}));
   EXPECT_EQ(Flags.ReadFrom, Strings{"setup.py"});
 }
 
@@ -791,6 +807,22 @@ target_include_directories(demo PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/csrc
   EXPECT_EQ(Flags.CxxStandard, 20u);
   EXPECT_EQ(Flags.Defines, (Strings{"-DUSE_FAST=1", "-DLEGACY", "-UNDEBUG", "-DDEMO_API=1"}));
   EXPECT_EQ(Flags.IncludeDirs, (Strings{Root + "/csrc", Root + "/third_party/cutlass/include"}));
+  EXPECT_TRUE(Flags.NvccFlags.empty());
+}
+
+TEST(UpstreamBuildFlagsTest, ReadsNvccFlagsOfCMakeLists) {
+  UpstreamBuildFlags Flags;
+  readCMakeFlags(R"cmake(
+set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --expt-relaxed-constexpr -O3")
+string(APPEND CMAKE_CUDA_FLAGS " -use_fast_math")
+# set(CMAKE_CUDA_FLAGS "--prec-div=true")   a comment is not a flag
+target_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--fmad=false -lineinfo>)
+add_compile_options("$<$<COMPILE_LANGUAGE:CUDA>:--expt-extended-lambda>")
+target_compile_options(demo PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math>)
+)cmake",
+                 "/nonexistent", Flags);
+  EXPECT_EQ(Flags.NvccFlags, (Strings{"--expt-relaxed-constexpr", "--use_fast_math", "--fmad=false",
+                                      "--expt-extended-lambda"}));
 }
 
 } // namespace

@@ -75,8 +75,12 @@ def upstream_of(table, fixture):
 
 def origin(fixtures, fixture):
     """The fixture whose migration `fixture` starts from (itself when it migrates)."""
+    seen = []
     while "from" in fixture:
+        seen.append(fixture["name"])
         fixture = fixtures[fixture["from"]]
+        if fixture["name"] in seen:
+            raise FixtureError(f"fixtures start from each other in a cycle: {' -> '.join(seen)}")
     return fixture
 
 
@@ -115,14 +119,18 @@ def table_problems(table):
             failures = expected_failures(fixture, gpu)
             where = f"{fixture['name']} ({'GPU' if gpu else 'no GPU'})"
             if sorted(expect) != sorted(layers_of(fixture)):
-                problems.append(f"{where}: expect names {sorted(expect)}, not the layers "
-                                f"{sorted(layers_of(fixture))}")
+                problems.append(
+                    f"{where}: expect names {sorted(expect)}, not the layers "
+                    f"{sorted(layers_of(fixture))}"
+                )
             for layer, status in expect.items():
                 if status not in ("pass", "fail", "skip"):
                     problems.append(f"{where}: {layer} expects {status!r}")
                 if (status == "fail") != bool(failures.get(layer)):
-                    problems.append(f"{where}: {layer} expects {status} but lists "
-                                    f"{failures.get(layer, [])} as failing checks")
+                    problems.append(
+                        f"{where}: {layer} expects {status} but lists "
+                        f"{failures.get(layer, [])} as failing checks"
+                    )
         if "from" in fixture and fixture["from"] not in names:
             problems.append(f"{fixture['name']}: from unknown fixture {fixture['from']!r}")
         if not fixture.get("edits") and "from" in fixture:
@@ -155,10 +163,17 @@ def compare(fixture, report, gpu):
             problems.append(f"{name}: {status}, expected {expect[name]}" + failing_details(layer))
         problems += check_failures(name, layer, failures.get(name, []), allowed.get(name, []))
     for pattern, text in fixture.get("reasons", {}).items():
-        matched = [check for layer in layers.values() for check in layer["checks"]
-                   if check["status"] == "fail" and fnmatch.fnmatchcase(check["name"], pattern)]
-        problems += [f"{check['name']}: reason {check['reason']!r} does not say {text!r}"
-                     for check in matched if text not in check["reason"]]
+        matched = [
+            check
+            for layer in layers.values()
+            for check in layer["checks"]
+            if check["status"] == "fail" and fnmatch.fnmatchcase(check["name"], pattern)
+        ]
+        problems += [
+            f"{check['name']}: reason {check['reason']!r} does not say {text!r}"
+            for check in matched
+            if text not in check["reason"]
+        ]
     passed = all(status != "fail" for status in expect.values())
     if report.get("passed") != passed:
         problems.append(f"passed is {report.get('passed')}, expected {passed}")
@@ -166,8 +181,11 @@ def compare(fixture, report, gpu):
 
 
 def failing_details(layer):
-    failing = [f"{check['name']}: {check['reason']}" for check in layer["checks"]
-               if check["status"] == "fail"]
+    failing = [
+        f"{check['name']}: {check['reason']}"
+        for check in layer["checks"]
+        if check["status"] == "fail"
+    ]
     return "".join(f"\n      {line}" for line in failing[:5])
 
 
@@ -177,10 +195,14 @@ def check_failures(name, layer, patterns, allowed=()):
     problems = []
     failing = [check for check in layer["checks"] if check["status"] == "fail"]
     for check in failing:
-        if not any(fnmatch.fnmatchcase(check["name"], pattern)
-                   for pattern in list(patterns) + list(allowed)):
-            problems.append(f"{name}: {check['name']} failed ({check['reason']}), "
-                            "which no planted fault explains")
+        if not any(
+            fnmatch.fnmatchcase(check["name"], pattern)
+            for pattern in list(patterns) + list(allowed)
+        ):
+            problems.append(
+                f"{name}: {check['name']} failed ({check['reason']}), "
+                "which no planted fault explains"
+            )
     for pattern in patterns:
         if not any(fnmatch.fnmatchcase(check["name"], pattern) for check in failing):
             problems.append(f"{name}: no failing check matches {pattern!r}")
@@ -191,16 +213,36 @@ def check_failures(name, layer, patterns, allowed=()):
 
 
 def stub_arguments(upstream):
-    return ["--", "-isystem", str(ROOT / "tests/fixtures/stubs/include"), "-std=c++20",
-            "-I", str(upstream / "csrc")]
+    return [
+        "--",
+        "-isystem",
+        str(ROOT / "tests/fixtures/stubs/include"),
+        "-std=c++20",
+        "-I",
+        str(upstream / "csrc"),
+    ]
 
 
 def migrate(opmig, fixture, upstream, target, cache):
-    command = [opmig, "migrate", "--cache-dir", str(cache), "--source", str(upstream),
-               "--target", str(target), "--domain", fixture["domain"],
-               "--profile", fixture["profile"],
-               "--upstream-repo", f"example.org/{Path(upstream).name}",
-               "--upstream-commit", UPSTREAM_COMMIT, "--no-compile-check"]
+    command = [
+        opmig,
+        "migrate",
+        "--cache-dir",
+        str(cache),
+        "--source",
+        str(upstream),
+        "--target",
+        str(target),
+        "--domain",
+        fixture["domain"],
+        "--profile",
+        fixture["profile"],
+        "--upstream-repo",
+        f"example.org/{Path(upstream).name}",
+        "--upstream-commit",
+        UPSTREAM_COMMIT,
+        "--no-compile-check",
+    ]
     for entry in fixture["entries"]:
         command += ["--entry", entry]
     command += stub_arguments(upstream)
@@ -252,9 +294,11 @@ def apply_edits(target, fixture):
         text = path.read_text()
         count = text.count(edit["find"])
         if count != 1:
-            raise FixtureError(f"{fixture['name']}: the text to edit occurs {count} times in "
-                               f"{edit['file']}, not once (did migrate's output change?): "
-                               f"{edit['find']!r}")
+            raise FixtureError(
+                f"{fixture['name']}: the text to edit occurs {count} times in "
+                f"{edit['file']}, not once (did migrate's output change?): "
+                f"{edit['find']!r}"
+            )
         path.write_text(text.replace(edit["find"], edit["replace"]))
 
 
@@ -276,8 +320,11 @@ def prepare(table, names, opmig, out):
             if pristine.exists():
                 shutil.rmtree(pristine)
             shutil.copytree(ROOT / start["target"], pristine, symlinks=True)
-            print(f"prepare: migrating {', '.join(start['entries'])} into {start['target']} "
-                  f"({start['profile']}, domain {start['domain']})", flush=True)
+            print(
+                f"prepare: migrating {', '.join(start['entries'])} into {start['target']} "
+                f"({start['profile']}, domain {start['domain']})",
+                flush=True,
+            )
             upstream = ROOT / upstream_of(table, start)
             migrate(opmig, start, upstream, pristine, out / ".migrate-cache")
             if start.get("source"):
@@ -296,8 +343,17 @@ def prepare(table, names, opmig, out):
 
 
 def validate_arguments(fixture, target, report, out="."):
-    arguments = ["validate", "--target", str(target), "--domain", fixture["domain"],
-                 "--format", "json", "-o", str(report)]
+    arguments = [
+        "validate",
+        "--target",
+        str(target),
+        "--domain",
+        fixture["domain"],
+        "--format",
+        "json",
+        "-o",
+        str(report),
+    ]
     if "timeout" in fixture:
         arguments += ["--timeout", str(fixture["timeout"])]
     if "layers" in fixture:
@@ -377,8 +433,12 @@ def run_validate(opmig, fixture, out, env):
     target = Path(out) / fixture["name"] / "target"
     report = Path(out) / "reports" / f"{fixture['name']}.json"
     report.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run([opmig, *validate_arguments(fixture, target, report, out)],
-                          capture_output=True, text=True, env=env)
+    done = subprocess.run(
+        [opmig, *validate_arguments(fixture, target, report, out)],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if done.returncode not in (0, 1) or not report.exists():
         raise FixtureError(f"validate exited {done.returncode}:\n{done.stdout}{done.stderr}")
     return json.loads(report.read_text())
@@ -405,8 +465,9 @@ def report_outcome(fixture, report, gpu):
         for problem in problems:
             print(f"  {problem}")
         return 1
-    failing = sorted(layer for layer, status in expected_layers(fixture, gpu).items()
-                     if status == "fail")
+    failing = sorted(
+        layer for layer, status in expected_layers(fixture, gpu).items() if status == "fail"
+    )
     caught = f"caught by {', '.join(failing)}" if failing else "every layer as expected"
     print(f"ok   {fixture['name']}: {caught}")
     return 0
@@ -454,18 +515,26 @@ def command_run(table, args):
         print(f"validate: {name}", flush=True)
         report = run_validate(args.opmig, fixtures[name], args.work, env)
         differing += report_outcome(fixtures[name], report, gpu)
-    print(f"{len(names) - differing} of {len(names)} fixture(s) as expected"
-          + ("" if gpu else " (no GPU here: the GPU layers expected to skip, unless a check"
-             " that needs no GPU catches the fault)"))
+    print(
+        f"{len(names) - differing} of {len(names)} fixture(s) as expected"
+        + (
+            ""
+            if gpu
+            else " (no GPU here: the GPU layers expected to skip, unless a check"
+            " that needs no GPU catches the fault)"
+        )
+    )
     return 1 if differing else 0
 
 
 def command_prepare(table, args):
     names = selected(table, args)
     prepare(table, names, args.opmig, args.out)
-    print(f"prepared {len(names)} fixture(s) in {args.out}; run {args.out}/run.sh "
-          "(OPMIG=/path/to/opmig), then check --reports "
-          f"{args.out}/reports")
+    print(
+        f"prepared {len(names)} fixture(s) in {args.out}; run {args.out}/run.sh "
+        "(OPMIG=/path/to/opmig), then check --reports "
+        f"{args.out}/reports"
+    )
     return 0
 
 
@@ -483,15 +552,23 @@ def parse_arguments(argv):
     run.add_argument("--opmig", required=True)
     run.add_argument("--work", required=True, help="folder for the targets and reports")
     run.add_argument("--cache", help="XDG_CACHE_HOME of validate (its build cache)")
-    run.add_argument("--set", choices=("cpu", "all"), default="all",
-                     help="cpu: only the fixtures a machine without a GPU tells apart")
+    run.add_argument(
+        "--set",
+        choices=("cpu", "all"),
+        default="all",
+        help="cpu: only the fixtures a machine without a GPU tells apart",
+    )
     prep = commands.add_parser("prepare", help="only prepare the targets and run.sh")
     prep.add_argument("--opmig", required=True)
     prep.add_argument("--out", required=True)
     check = commands.add_parser("check", help="compare reports with the table")
     check.add_argument("--reports", required=True, help="folder of <fixture>.json reports")
-    check.add_argument("--machine", choices=("gpu", "cpu"), default="gpu",
-                       help="what the reports were made on (default gpu)")
+    check.add_argument(
+        "--machine",
+        choices=("gpu", "cpu"),
+        default="gpu",
+        help="what the reports were made on (default gpu)",
+    )
     for sub in (run, prep, check):
         sub.add_argument("--only", nargs="+", help="these fixtures only")
     return parser.parse_args(argv)

@@ -20,8 +20,11 @@ def report_for(fixture, gpu):
     for name, status in faults.expected_layers(fixture, gpu).items():
         checks = [{"name": f"{name}-fine", "status": "pass", "reason": "fine"}]
         for pattern in failures.get(name, []):
-            reason = " ".join(text for key, text in fixture.get("reasons", {}).items()
-                              if fnmatch.fnmatchcase(pattern.replace("*", "x"), key))
+            reason = " ".join(
+                text
+                for key, text in fixture.get("reasons", {}).items()
+                if fnmatch.fnmatchcase(pattern.replace("*", "x"), key)
+            )
             checks.append({"name": pattern.replace("*", "x"), "status": "fail", "reason": reason})
         layers.append({"name": name, "status": status, "reason": status, "checks": checks})
     passed = all(layer["status"] != "fail" for layer in layers)
@@ -49,8 +52,12 @@ class TableTest(unittest.TestCase):
                 self.assertTrue(faults.expected_failures(fixture, gpu=False), fixture["name"])
 
     def test_every_layer_has_a_fault(self):
-        caught = {layer for fixture in TABLE["fixtures"]
-                  for layer, status in fixture["expect"].items() if status == "fail"}
+        caught = {
+            layer
+            for fixture in TABLE["fixtures"]
+            for layer, status in fixture["expect"].items()
+            if status == "fail"
+        }
         self.assertEqual(caught, set(faults.LAYERS + faults.UPSTREAM_LAYERS) - {"build"})
 
     def test_the_entries_and_ops_exist(self):
@@ -64,9 +71,15 @@ class TableTest(unittest.TestCase):
                 self.assertIn(fixture.get("ops", {}).get(entry, entry), fills, entry)
 
     def test_a_planted_edit_starts_from_a_migrated_fixture(self):
-        self.assertEqual(faults.origin(FIXTURES, FIXTURES["wrong-all"])["name"],
-                         "correct-cache-dit")
+        self.assertEqual(
+            faults.origin(FIXTURES, FIXTURES["wrong-all"])["name"], "correct-cache-dit"
+        )
         self.assertEqual(FIXTURES["wrong-all"]["domain"], "scale_ops")
+
+    def test_fixtures_starting_from_each_other_are_an_error(self):
+        fixtures = {"a": {"name": "a", "from": "b"}, "b": {"name": "b", "from": "a"}}
+        with self.assertRaisesRegex(faults.FixtureError, "cycle: a -> b"):
+            faults.origin(fixtures, fixtures["a"])
 
 
 class UpstreamFixturesTest(unittest.TestCase):
@@ -86,12 +99,16 @@ class UpstreamFixturesTest(unittest.TestCase):
         fixture = FIXTURES["no-o3"]
         report = report_for(fixture, gpu=True)
         layer_of(report, "perf")["checks"].append(
-            {"name": "perf:gelu_tanh/odd/float32", "status": "fail", "reason": "slower"})
+            {"name": "perf:gelu_tanh/odd/float32", "status": "fail", "reason": "slower"}
+        )
         self.assertEqual(faults.compare(fixture, report, True), [])
         layer_of(report, "perf")["checks"].append(
-            {"name": "diff-like", "status": "fail", "reason": "other"})
-        self.assertIn("perf: diff-like failed (other), which no planted fault explains",
-                      faults.compare(fixture, report, True))
+            {"name": "diff-like", "status": "fail", "reason": "other"}
+        )
+        self.assertIn(
+            "perf: diff-like failed (other), which no planted fault explains",
+            faults.compare(fixture, report, True),
+        )
 
 
 class CompareTest(unittest.TestCase):
@@ -112,60 +129,85 @@ class CompareTest(unittest.TestCase):
         fixture = FIXTURES["schema-drift"]
         report = report_for(fixture, False)
         layer_of(report, "api")["status"] = "pass"
-        self.assertIn("api: pass (fail), expected fail",
-                      faults.compare(fixture, report, False)[0])
+        self.assertIn("api: pass (fail), expected fail", faults.compare(fixture, report, False)[0])
 
     def test_a_failure_no_fault_explains_differs(self):
         fixture = FIXTURES["schema-drift"]
         report = report_for(fixture, False)
         layer_of(report, "api")["checks"].append(
-            {"name": "api-all", "status": "fail", "reason": "missing ['x']"})
-        self.assertIn("api: api-all failed (missing ['x']), which no planted fault explains",
-                      faults.compare(fixture, report, False))
+            {"name": "api-all", "status": "fail", "reason": "missing ['x']"}
+        )
+        self.assertIn(
+            "api: api-all failed (missing ['x']), which no planted fault explains",
+            faults.compare(fixture, report, False),
+        )
 
     def test_an_expected_failure_that_did_not_happen_differs(self):
         fixture = FIXTURES["no-shape-check"]
         report = report_for(fixture, True)
         layer_of(report, "boundary")["checks"][-1]["status"] = "pass"
-        self.assertIn("boundary: no failing check matches "
-                      "'boundary:scale_add_any_shape/y-cols-mismatch'",
-                      faults.compare(fixture, report, True))
+        self.assertIn(
+            "boundary: no failing check matches 'boundary:scale_add_any_shape/y-cols-mismatch'",
+            faults.compare(fixture, report, True),
+        )
 
     def test_a_failure_for_another_reason_differs(self):
         fixture = FIXTURES["empty-hang"]
         report = report_for(fixture, True)
         layer_of(report, "boundary")["checks"][-1]["reason"] = "accepted empty tensors"
-        self.assertIn("boundary:scale_add_spins_on_empty/empty-rows: reason 'accepted empty "
-                      "tensors' does not say 'hung: timed out after 60 s'",
-                      faults.compare(fixture, report, True))
+        self.assertIn(
+            "boundary:scale_add_spins_on_empty/empty-rows: reason 'accepted empty "
+            "tensors' does not say 'hung: timed out after 60 s'",
+            faults.compare(fixture, report, True),
+        )
 
     def test_a_missing_layer_and_a_wrong_verdict_differ(self):
         fixture = FIXTURES["correct-generic"]
         report = report_for(fixture, True)
         report["layers"] = [layer for layer in report["layers"] if layer["name"] != "fake"]
         report["passed"] = False
-        self.assertEqual(faults.compare(fixture, report, True),
-                         ["fake: not in the report", "passed is False, expected True"])
+        self.assertEqual(
+            faults.compare(fixture, report, True),
+            ["fake: not in the report", "passed is False, expected True"],
+        )
 
 
 class FillTest(unittest.TestCase):
-    SPEC = {"ops": [{"name": "twin", "inputs": [{"name": "out", "shape": "TODO"},
-                                                {"name": "x", "shape": {"code": ["n"]}}],
-                     "outputs": [{"argument": "out", "in_place": "TODO"}, {"result": 0}],
-                     "constraints": [{"code": "n > 0", "at": "a.cu:1:1"}],
-                     "reference": "TODO", "cases": "TODO"}]}
-    FILLS = {"op": {"inputs": {"out": {"shape": ["n"]}, "x": {"range": [-1, 1]}},
-                    "outputs": {"out": {"in_place": False}}, "constraints": ["n % 2 == 0"],
-                    "reference": {"python": "m:f"}, "cases": [{"name": "c", "dims": {"n": 3}}]}}
+    SPEC = {
+        "ops": [
+            {
+                "name": "twin",
+                "inputs": [
+                    {"name": "out", "shape": "TODO"},
+                    {"name": "x", "shape": {"code": ["n"]}},
+                ],
+                "outputs": [{"argument": "out", "in_place": "TODO"}, {"result": 0}],
+                "constraints": [{"code": "n > 0", "at": "a.cu:1:1"}],
+                "reference": "TODO",
+                "cases": "TODO",
+            }
+        ]
+    }
+    FILLS = {
+        "op": {
+            "inputs": {"out": {"shape": ["n"]}, "x": {"range": [-1, 1]}},
+            "outputs": {"out": {"in_place": False}},
+            "constraints": ["n % 2 == 0"],
+            "reference": {"python": "m:f"},
+            "cases": [{"name": "c", "dims": {"n": 3}}],
+        }
+    }
 
     def test_values_are_the_users(self):
         spec = faults.fill_spec(self.SPEC, self.FILLS, {"twin": "op"})
         op = spec["ops"][0]
         self.assertEqual(op["inputs"][0]["shape"], {"user": ["n"]})
-        self.assertEqual(op["inputs"][1], {"name": "x", "shape": {"code": ["n"]},
-                                           "range": {"user": [-1, 1]}})
-        self.assertEqual(op["outputs"], [{"argument": "out", "in_place": {"user": False}},
-                                         {"result": 0}])
+        self.assertEqual(
+            op["inputs"][1], {"name": "x", "shape": {"code": ["n"]}, "range": {"user": [-1, 1]}}
+        )
+        self.assertEqual(
+            op["outputs"], [{"argument": "out", "in_place": {"user": False}}, {"result": 0}]
+        )
         self.assertEqual(op["constraints"][1], {"user": "n % 2 == 0"})
         self.assertEqual(op["reference"], {"user": {"python": "m:f"}})
         self.assertEqual(op["cases"], {"user": [{"name": "c", "dims": {"n": 3}}]})

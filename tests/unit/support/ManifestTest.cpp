@@ -56,6 +56,17 @@ TEST(ManifestTest, RoundTripsEveryField) {
   EXPECT_EQ(Parsed->Build->GpuArch, "sm_90a");
 }
 
+TEST(ManifestTest, AcceptsTheMathAndRegisterFlagsMigrateCarries) {
+  nlohmann::json J = nlohmann::json::parse(serializeManifest(sampleManifest()));
+  std::vector<std::string> Flags = {"--expt-extended-lambda", "--use_fast_math",   "--ftz=true",
+                                    "--prec-div=false",       "--prec-sqrt=false", "--fmad=true",
+                                    "--maxrregcount=128"};
+  J["build"]["nvcc_flags"] = Flags;
+  llvm::Expected<Manifest> Parsed = parseManifest(J.dump(), "m.json");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  EXPECT_EQ(Parsed->Build->NvccFlags, Flags);
+}
+
 // Manifests of older opmig versions have neither: a review then says what it
 // cannot judge instead of refusing them.
 TEST(ManifestTest, SpecAndBuildAreOptionalOnRead) {
@@ -73,7 +84,7 @@ TEST(ManifestTest, SpecAndBuildAreOptionalOnRead) {
 
 // The build record becomes an nvcc command line in a review: what migrate
 // never records is refused, naming the manifest.
-TEST(ManifestTest, RejectsBuildFlagsThatAreNoLanguageFlags) {
+TEST(ManifestTest, RejectsBuildFlagsAMigratedBuildDoesNotCarry) {
   struct Case {
     const char *Key;
     nlohmann::json Value;
@@ -82,6 +93,10 @@ TEST(ManifestTest, RejectsBuildFlagsThatAreNoLanguageFlags) {
   const Case Cases[] = {
       {"nvcc_flags", {"-ccbin=/tmp/evil"}, "build.nvcc_flags '-ccbin=/tmp/evil' is not one of"},
       {"nvcc_flags", {"-o"}, "build.nvcc_flags '-o' is not one of"},
+      {"nvcc_flags", {"--ftz=yes"}, "build.nvcc_flags '--ftz=yes' is not one of"},
+      {"nvcc_flags", {"--maxrregcount=64;rm"}, "build.nvcc_flags '--maxrregcount=64;rm' is not"},
+      {"nvcc_flags", {"-use_fast_math"}, "build.nvcc_flags '-use_fast_math' is not one of"},
+      {"nvcc_flags", {"-Xptxas=-O0"}, "build.nvcc_flags '-Xptxas=-O0' is not one of"},
       {"defines", {"-o/etc/x"}, "build.defines '-o/etc/x' is not a -DNAME[=VALUE] or -UNAME"},
       {"defines", {"-D"}, "build.defines '-D' is not"},
       {"gpu_arch", "sm_90 -ccbin=x", "build.gpu_arch 'sm_90 -ccbin=x' is not an NVIDIA"},

@@ -206,9 +206,10 @@ struct AnalysisResult {
   /// the upstream build files they were read from (`setup.py`, ...).
   std::vector<std::string> InferredFlags;
   std::vector<std::string> InferredFrom;
-  /// The upstream build's nvcc language flags (UpstreamBuildFlags::NvccFlags).
+  /// The nvcc flags the upstream build files give, as a migrated build
+  /// carries them (UpstreamBuildFlags::NvccFlags).
   std::vector<std::string> UpstreamNvccFlags;
-  /// nvcc language flags of each closure TU, by relative path: the compile
+  /// Carried nvcc flags of each closure TU, by relative path: the compile
   /// database's for its entry, else the upstream build's.
   std::map<std::string, std::vector<std::string>> TUNvccFlags;
   /// The torch parsed against (and linked against by `--verify`).
@@ -230,7 +231,7 @@ struct AnalysisResult {
   bool isPartial() const { return !PartialReasons.empty(); }
   /// The closure file at `Path` (relative), or null.
   const ClosureFile *file(const std::string &Path) const;
-  /// The nvcc language flags of the TU at `Path` (relative): its own,
+  /// The carried nvcc flags of the TU at `Path` (relative): its own,
   /// else the upstream build's.
   const std::vector<std::string> &nvccFlagsOf(const std::string &Path) const;
 };

@@ -31,8 +31,9 @@ struct TUFlags {
   /// GPU architectures named by the command (`sm_90a`, ...), in order.
   std::vector<std::string> GpuArchs;
   std::string Directory; ///< Working directory the flags are relative to.
-  /// nvcc-only flags that change what nvcc accepts (`--expt-relaxed-constexpr`),
-  /// for asking nvcc about the TU; Clang never sees them.
+  /// nvcc-only flags a migrated build carries (carriedNvccFlag():
+  /// `--expt-relaxed-constexpr`, `--use_fast_math`, `--ftz=true`), for asking
+  /// nvcc about the TU and for the migrated build; Clang never sees them.
   std::vector<std::string> NvccFlags;
 };
 

@@ -22,8 +22,11 @@ struct UpstreamBuildFlags {
   unsigned CxxStandard = 0;             ///< 0 when no file states one.
   std::vector<std::string> Defines;     ///< `-DNAME[=VALUE]` and `-UNAME`, in order.
   std::vector<std::string> IncludeDirs; ///< Absolute directories inside the tree.
-  /// nvcc flags that change which code it accepts (`--expt-relaxed-constexpr`,
-  /// `--expt-extended-lambda`): a build of the migrated code needs them too.
+  /// nvcc flags a build of the migrated code needs too: those that change
+  /// which code nvcc accepts (`--expt-relaxed-constexpr`) and those that
+  /// change what the device code computes (`--use_fast_math`, `--ftz=`,
+  /// `--prec-div=`, `--prec-sqrt=`, `--fmad=`) or its register budget
+  /// (`--maxrregcount=`). Spelled `--flag`, in order of appearance.
   std::vector<std::string> NvccFlags;
   std::vector<std::string> ReadFrom; ///< Build files that contributed, tree-relative.
 };

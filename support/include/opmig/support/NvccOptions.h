@@ -1,8 +1,9 @@
 //===- NvccOptions.h - What each nvcc option means ---------------*- C++ -*-===//
 //
 // One table of nvcc's options, read by the flag normalizer (which maps them
-// to Clang's) and by the manifest reader (which only lets nvcc language
-// flags into the build record a review later runs nvcc with).
+// to Clang's) and by the manifest reader (which only lets the flags a
+// migrated build carries into the build record a review later runs nvcc
+// with).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,11 +12,15 @@
 
 #include "llvm/ADT/StringRef.h"
 
+#include <optional>
+#include <string>
+
 namespace opmig {
 
 enum class NvccAction {
   Drop,         ///< nvcc-only, and Clang has no equivalent.
   NvccLanguage, ///< nvcc-only and changes what nvcc accepts: kept for nvcc checks.
+  NvccCodegen,  ///< nvcc-only and changes the device code (`--ftz=`): kept for builds.
   Arch,
   Code,
   GenCode,
@@ -44,10 +49,17 @@ struct NvccOption {
 /// The option `Name` (without its dashes) names; null for one nvcc lacks.
 const NvccOption *findNvccOption(llvm::StringRef Name);
 
-/// Whether `Flag` (`--expt-relaxed-constexpr`) is one of the nvcc-only
-/// flags that change what nvcc accepts, the only ones TUFlags::NvccFlags
-/// and a manifest's build record hold.
-bool isNvccLanguageFlag(llvm::StringRef Flag);
+/// `--Name` or `--Name=Value` when option `Name` (without its dashes) is one
+/// a build of migrated code repeats as the upstream gave it: the language
+/// flags (`--expt-relaxed-constexpr`), fast math and the math and register
+/// flags that change the device code (`--ftz=true`, `--maxrregcount=64`).
+/// Nothing for any other option or a malformed value. Optimisation levels,
+/// debug info, ptxas options and archs are the target build's own choice.
+std::optional<std::string> carriedNvccFlag(llvm::StringRef Name, llvm::StringRef Value);
+
+/// Whether `Flag` is spelled as carriedNvccFlag() spells a carried flag:
+/// the only flags TUFlags::NvccFlags and a manifest's build record hold.
+bool isCarriedNvccFlag(llvm::StringRef Flag);
 
 /// `sm_90`, `sm_90a`, `sm_100f`: what Clang's --cuda-gpu-arch accepts for
 /// NVIDIA GPUs. Anything else would only make every device parse fail.

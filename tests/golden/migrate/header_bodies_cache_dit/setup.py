@@ -132,7 +132,7 @@ def _get_hb_extension():
     from torch.utils.cpp_extension import CUDAExtension
 
     root = os.path.dirname(os.path.abspath(__file__))
-    # The upstream build's standard and defines, and its nvcc language flags.
+    # The upstream build's standard and defines, and its nvcc language and math flags.
     flags = ["-O3", "-std=c++20", "-DHB_TRACE=1", ]
     return CUDAExtension(
         name="cache_dit._C_hb",

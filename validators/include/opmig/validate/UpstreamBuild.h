@@ -11,7 +11,7 @@
 //                 file's folder, else the folder under DIR that holds the
 //                 spelled path (a closure file first, then any file of DIR);
 //   flags         the upstream's as far as they are written down: the
-//                 manifest's standard, defines and nvcc language flags, the
+//                 manifest's standard, defines and carried nvcc flags, the
 //                 code-generation flags (-O, fast math, NDEBUG, ...) that
 //                 DIR's setup.py and CMakeLists.txt spell out, and
 //                 `--upstream-flags`; the run's archs; torch's own flags, as
