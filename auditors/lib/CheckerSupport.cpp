@@ -1,4 +1,4 @@
-//===- CheckerSupport.cpp - What the cpp and python checkers share --------===//
+//===- CheckerSupport.cpp - What the checkers share ------------------------===//
 
 #include "CheckerSupport.h"
 

@@ -1,4 +1,4 @@
-//===- CheckerSupport.h - What the cpp and python checkers share -*- C++ -*-===//
+//===- CheckerSupport.h - What the checkers share ----------------*- C++ -*-===//
 
 #ifndef OPMIG_AUDIT_CHECKERSUPPORT_H
 #define OPMIG_AUDIT_CHECKERSUPPORT_H
