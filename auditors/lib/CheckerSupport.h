@@ -1,4 +1,4 @@
-//===- CheckerSupport.h - What the cpp and python checkers share -*- C++ -*-===//
+//===- CheckerSupport.h - What the checkers share ----------------*- C++ -*-===//
 
 #ifndef OPMIG_AUDIT_CHECKERSUPPORT_H
 #define OPMIG_AUDIT_CHECKERSUPPORT_H
@@ -6,9 +6,12 @@
 #include "opmig/audit/Repository.h"
 #include "opmig/support/Finding.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <optional>
 #include <string>
+#include <vector>
 
 namespace opmig::audit {
 
@@ -23,6 +26,21 @@ Finding unparsableFinding(const std::string &File, unsigned Line, unsigned Colum
 /// The repository root as an absolute path, for tools that read files
 /// themselves (Clang, python3).
 llvm::Expected<std::string> absoluteRoot(const Repository &Repo);
+
+/// A `domains` glob (`csrc/kernels/*/`), split around its one `*`: the
+/// path and python rules that require something per domain.
+struct DomainPattern {
+  std::string Prefix, Suffix;
+  bool FoldersOnly = false;
+
+  /// The part `*` matched in `Path`, or nullopt.
+  std::optional<std::string> domainOf(llvm::StringRef Path, bool IsDirectory) const;
+};
+
+DomainPattern splitDomains(llvm::StringRef Glob);
+
+/// The domains `Glob` gives in `Repo` (folders and files), sorted, each once.
+std::vector<std::string> domainsIn(const Repository &Repo, llvm::StringRef Glob);
 
 } // namespace opmig::audit
 

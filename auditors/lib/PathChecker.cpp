@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CheckerSupport.h"
 #include "Checkers.h"
 #include "MarkdownTable.h"
 #include "MatchParams.h"
@@ -54,33 +55,6 @@
 namespace opmig::audit {
 
 namespace {
-
-/// The `domains` glob, split around its one `*`.
-struct DomainPattern {
-  std::string Prefix, Suffix;
-  bool FoldersOnly = false;
-
-  /// The part `*` matched in `Path`, or nullopt.
-  std::optional<std::string> domainOf(llvm::StringRef Path, bool IsDirectory) const {
-    if ((FoldersOnly && !IsDirectory) || Path.size() <= Prefix.size() + Suffix.size() ||
-        !Path.starts_with(Prefix) || !Path.ends_with(Suffix))
-      return std::nullopt;
-    llvm::StringRef Middle = Path.drop_front(Prefix.size()).drop_back(Suffix.size());
-    if (Middle.contains('/'))
-      return std::nullopt;
-    return Middle.str();
-  }
-};
-
-DomainPattern splitDomains(llvm::StringRef Glob) {
-  DomainPattern P;
-  P.FoldersOnly = Glob.ends_with("/");
-  Glob = Glob.rtrim('/');
-  auto [Prefix, Suffix] = Glob.split('*');
-  P.Prefix = Prefix.str();
-  P.Suffix = Suffix.str();
-  return P;
-}
 
 std::vector<PathGlob> compileAll(const std::vector<std::string> &Patterns) {
   std::vector<PathGlob> Globs;

@@ -16,9 +16,17 @@
 //   guarded-import           {module} {guard} {function}
 //   function-pointer-pattern {name} {pointer} {missing}
 //   exported-in              {name} {package} {file} {problem}
-//   registered-in            {name} {package} {function} {file}
+//   registered-in            {name} {package} {patch} {function} {file} {registries}
 //   module-state             {name}
 //   section-order            {name} {kind} {after} {section}
+//   required-names           {name} {domain} {file}
+//   all-lists-public-functions {name} {problem}
+//   no-calls-in              {function} {call} {pattern}
+//   defines-have-fakes       {qualname} {namespace} {op} {fake}
+//   value-follows-file       {name} {value} {stem}
+//   imports-every-package    {name} {package} {file}
+//   forbidden-import         {module} {pattern} {function}
+//   raises-with-message      {function} {exception}
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,14 +35,18 @@
 #include "Checkers.h"
 #include "MatchParams.h"
 #include "PythonAstBridge.h"
+#include "PythonParams.h"
+#include "RequiredNames.h"
 #include "opmig/audit/RegexSyntax.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Regex.h"
 
 #include <map>
 #include <optional>
+#include <set>
 
 namespace opmig::audit {
 
@@ -43,6 +55,7 @@ namespace {
 const std::vector<CheckSpec> &pythonChecks() {
   static const std::vector<CheckSpec> Checks = {
       {"all-equals-public-names", {}},
+      {"all-lists-public-functions", {}},
       {"call-string-argument",
        {{"call", ParamType::String, true},
         {"argument", ParamType::Integer, false},
@@ -55,7 +68,10 @@ const std::vector<CheckSpec> &pythonChecks() {
         {"argument", ParamType::Integer, false},
         {"keyword", ParamType::String, false},
         {"must-equal", ParamType::String, true}}},
+      {"defines-have-fakes",
+       {{"define", ParamType::String, false}, {"fake", ParamType::String, false}}},
       {"exported-in", {{"file", ParamType::String, true}}},
+      {"forbidden-import", {{"modules", ParamType::RegexList, true}}},
       {"forbidden-names", {{"names", ParamType::RegexList, true}}},
       {"function-pointer-pattern", {{"raises", ParamType::String, false}}},
       {"guarded-import",
@@ -63,11 +79,29 @@ const std::vector<CheckSpec> &pythonChecks() {
         {"guard", ParamType::String, true},
         {"guard-names", ParamType::StringList, false},
         {"guard-device-type", ParamType::String, false}}},
+      {"imports-every-package", {{"file", ParamType::String, true}}},
       {"module-state", {{"allow", ParamType::RegexList, false}}},
+      {"no-calls-in",
+       {{"functions", ParamType::Regex, true}, {"calls", ParamType::RegexList, true}}},
       {"no-partial-alias", {}},
       {"public-wrapper-calls", {{"prefix", ParamType::String, true}}},
-      {"registered-in", {{"function", ParamType::String, true}, {"file", ParamType::String, true}}},
+      {"raises-with-message",
+       {{"function", ParamType::String, true},
+        {"exception", ParamType::String, true},
+        {"message", ParamType::Regex, true}}},
+      {"registered-in",
+       {{"function", ParamType::String, false},
+        {"file", ParamType::String, false},
+        {"registries", ParamType::StringList, false},
+        {"registers", ParamType::String, false}}},
+      {"required-names",
+       {{"names", ParamType::StringList, true},
+        {"domains", ParamType::String, false},
+        {"domain-map", ParamType::StringList, false},
+        {"file-domain", ParamType::Regex, false}}},
       {"section-order", {{"order", ParamType::RegexList, true}}},
+      {"value-follows-file",
+       {{"name", ParamType::String, true}, {"must-match", ParamType::Regex, true, "stem"}}},
   };
   return Checks;
 }
@@ -99,19 +133,42 @@ private:
   std::vector<std::string> Relative, Absolute;
 };
 
+/// registered-in's registries, each with the index of its file when the
+/// file exists (a missing one registers nothing).
+void addRegistries(const Rule &R, const Repository &Repo, FileTable &Files,
+                   nlohmann::json &Params) {
+  std::vector<Registry> Registries = registriesOf(R);
+  if (Repo.exists(Registries.front().File))
+    Params["file_index"] = Files.indexOf(Registries.front().File);
+  if (!R.Match.contains("registries"))
+    return;
+  nlohmann::json List = nlohmann::json::array();
+  for (const Registry &Entry : Registries) {
+    nlohmann::json Item = {{"file", Entry.File}, {"function", Entry.Function}};
+    if (Repo.exists(Entry.File))
+      Item["file_index"] = Files.indexOf(Entry.File);
+    List.push_back(std::move(Item));
+  }
+  Params["registries"] = std::move(List);
+}
+
 /// What the helper reads of a rule's `match`: everything but regexes.
 nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files) {
   nlohmann::json Params = nlohmann::json::object();
-  for (const char *Key : {"call", "decorator", "keyword", "prefix", "guard", "guard-device-type",
-                          "function", "file", "raises"})
+  for (const char *Key :
+       {"call", "decorator", "keyword", "prefix", "guard", "guard-device-type", "function", "file",
+        "raises", "registers", "define", "fake", "name", "exception"})
     if (std::string Value = stringParam(R, Key); !Value.empty())
       Params[Key] = Value;
   Params["argument"] = integerParam(R, "argument");
   Params["guard-names"] = listParam(R, "guard-names");
   // Checks that read a second file (the registry) get it in the request.
   std::string Check = checkName(R);
-  if ((Check == "registered-in" || Check == "exported-in") && Repo.exists(stringParam(R, "file")))
+  if ((Check == "exported-in" || Check == "imports-every-package") &&
+      Repo.exists(stringParam(R, "file")))
     Params["file_index"] = Files.indexOf(stringParam(R, "file"));
+  if (Check == "registered-in")
+    addRegistries(R, Repo, Files, Params);
   return Params;
 }
 
@@ -139,12 +196,28 @@ private:
   std::map<std::string, llvm::Regex> Compiled;
 };
 
+/// value-follows-file's `{stem}`: the file name without its extension and
+/// leading underscores (`_attn.py` -> `attn`).
+std::string fileStem(llvm::StringRef File) { return llvm::sys::path::stem(File).ltrim('_').str(); }
+
 /// Loader caches, dunders and ALL_CAPS constants are the module-level
 /// state the cache-dit conventions allow.
 bool isAllowedModuleState(const std::string &Name) {
   static const llvm::Regex Allowed(
       "^(_cached_.*|_EXTENSION_MODULE_NAME|__[a-z_]+__|_*[A-Z][A-Z0-9_]*)$");
   return Allowed.match(Name);
+}
+
+/// raises-with-message: whether one of the `<exception>\t<text>` lines the
+/// helper found raises the rule's exception with a matching message.
+bool raisesWithMessage(const Rule &R, llvm::StringRef Raises, RegexCache &Regexes) {
+  llvm::SmallVector<llvm::StringRef, 8> Lines;
+  Raises.split(Lines, '\n', -1, false);
+  return llvm::any_of(Lines, [&](llvm::StringRef Line) {
+    auto [Exception, Text] = Line.split('\t');
+    return Exception == stringParam(R, "exception") &&
+           Regexes.match(stringParam(R, "message"), Text);
+  });
 }
 
 /// Whether a candidate record of `R`'s check is a finding; may add
@@ -176,6 +249,28 @@ bool isFinding(const Rule &R, PythonRecord &Record, RegexCache &Regexes) {
   }
   if (Check == "guarded-import")
     return Regexes.match(stringParam(R, "module"), Captures["module"]);
+  if (Check == "forbidden-import") {
+    std::optional<std::string> Pattern =
+        Regexes.firstMatch(listParam(R, "modules"), Captures["module"]);
+    if (Pattern)
+      Captures["pattern"] = *Pattern;
+    return Pattern.has_value();
+  }
+  if (Check == "no-calls-in") {
+    if (!Regexes.match(stringParam(R, "functions"), Captures["function"]))
+      return false;
+    std::optional<std::string> Pattern =
+        Regexes.firstMatch(listParam(R, "calls"), Captures["call"]);
+    if (Pattern)
+      Captures["pattern"] = *Pattern;
+    return Pattern.has_value();
+  }
+  if (Check == "raises-with-message")
+    return !raisesWithMessage(R, Captures["raises"], Regexes);
+  if (Check == "value-follows-file")
+    return !Regexes.match(
+        substitute(stringParam(R, "must-match"), "stem", llvm::Regex::escape(Captures["stem"])),
+        Captures["value"]);
   if (Check == "module-state")
     return !isAllowedModuleState(Captures["name"]) &&
            !Regexes.firstMatch(listParam(R, "allow"), Captures["name"]).has_value();
@@ -217,7 +312,9 @@ public:
   const char *kind() const override { return "python"; }
 
   llvm::Error validate(const Rule &R) const override {
-    return validateMatch(R, pythonChecks()).takeError();
+    if (llvm::Error E = validateMatch(R, pythonChecks()).takeError())
+      return E;
+    return validatePythonParams(R);
   }
 
   llvm::Error check(const Repository &Repo, llvm::ArrayRef<const Rule *> Rules,
@@ -246,7 +343,7 @@ public:
     if (!Answer)
       return Answer.takeError();
     for (size_t I = 0; I < Tasks.size(); ++I)
-      report(*TaskRules[I], std::move(Answer->Records[I]), Files, Out);
+      report(*TaskRules[I], Repo, std::move(Answer->Records[I]), Files, Out);
     for (const PythonUnparsable &Failed : Answer->Unparsable)
       Out.push_back(unparsableFinding(Files.relative(Failed.File), Failed.Line, Failed.Column,
                                       "cannot parse as Python: " + Failed.Message));
@@ -254,15 +351,31 @@ public:
   }
 
 private:
-  static void report(const Rule &R, std::vector<PythonRecord> Records, const FileTable &Files,
-                     std::vector<Finding> &Out) {
-    if (checkName(R) == "section-order")
+  static void report(const Rule &R, const Repository &Repo, std::vector<PythonRecord> Records,
+                     const FileTable &Files, std::vector<Finding> &Out) {
+    std::string Check = checkName(R);
+    if (Check == "section-order")
       Records = outOfOrder(R, std::move(Records));
+    if (Check == "required-names") {
+      for (const PythonRecord &Record : Records)
+        llvm::append_range(Out, missingNames(R, Repo, Files.relative(Record.File), Record));
+      return;
+    }
     RegexCache Regexes;
-    for (PythonRecord &Record : Records)
-      if (isFinding(R, Record, Regexes))
-        Out.push_back(makeFinding(R, Files.relative(Record.File), Record.Line, Record.Column,
-                                  Record.Captures));
+    std::set<std::pair<size_t, std::string>> Statements; // forbidden-import: one per import
+    for (PythonRecord &Record : Records) {
+      if (Check == "value-follows-file")
+        Record.Captures["stem"] = fileStem(Files.relative(Record.File));
+      if (Check == "forbidden-import" &&
+          Statements.count({Record.File, Record.Captures["statement"]}))
+        continue;
+      if (!isFinding(R, Record, Regexes))
+        continue;
+      if (Check == "forbidden-import")
+        Statements.insert({Record.File, Record.Captures["statement"]});
+      Out.push_back(
+          makeFinding(R, Files.relative(Record.File), Record.Line, Record.Column, Record.Captures));
+    }
   }
 };
 

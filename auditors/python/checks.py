@@ -1027,22 +1027,317 @@ def unbound_exports(module, params):
 
 
 def registered_in(module, params, context):
-    registry = context.registry(params)
-    if registry is None:
-        return
+    """A package with a patch function that its registry does not name:
+    `function` in `file`, or with `registries` any of several (function,
+    file) alternatives. `registers: patch` asks for each patch function by
+    name (the spec's "Patch functions are called from"), else the package."""
     patches = [statement for statement in module.top_level() if is_patch_function(statement)]
     if not patches:
         return
-    package = context.package_of(module)
-    if package in registry:
+    alternatives = params.get("registries") or [params]
+    registries = [context.registry(alternative) for alternative in alternatives]
+    if any(registry is None for registry in registries):
         return
-    yield record(
-        patches[0],
-        name=package,
-        package=package,
-        function=params["function"],
-        file=params["file"],
-    )
+    package = context.package_of(module)
+    wanted = [patch.name for patch in patches] if params.get("registers") == "patch" else [package]
+    where = " or ".join(f"{a['function']}() in {a['file']}" for a in alternatives)
+    for patch, name in zip(patches, wanted):
+        if any(name in registry for registry in registries):
+            continue
+        yield record(
+            patch,
+            name=name,
+            package=package,
+            patch=patch.name,
+            function=alternatives[0]["function"],
+            file=alternatives[0]["file"],
+            registries=where,
+        )
+
+
+def imports_every_package(module, params, context):
+    """A patched op package that the registry `file` does not import, itself
+    or through the `__init__.py` of a package between them (`from . import
+    kernels` and `kernels/__init__.py`'s `from . import moe`)."""
+    if not any(is_patch_function(statement) for statement in module.top_level()):
+        return
+    registry_path = context.paths[params["file_index"]] if "file_index" in params else None
+    if registry_path is None:
+        return
+    root = os.path.dirname(os.path.abspath(registry_path))
+    package_dir = os.path.dirname(os.path.abspath(context.paths[module.index]))
+    relative = os.path.relpath(package_dir, root).replace("\\", "/")
+    if relative.startswith("..") or relative == ".":
+        return
+    parts = relative.split("/")
+    registry = context.parse(params["file_index"])
+    if registry is None or imports_path(registry, root, parts):
+        return
+    patch = next(s for s in module.top_level() if is_patch_function(s))
+    yield record(patch, name=parts[-1], package=".".join(parts), file=params["file"])
+
+
+def relative_imports(module, root):
+    """The dotted paths, relative to the folder `root` of `module`'s
+    package, that its imports name: `from .kernels import moe` names
+    `kernels` and `kernels.moe`, `import veomni.ops.kernels` names
+    `kernels` when `root` is `veomni/ops`."""
+    package = root.replace("\\", "/").rstrip("/").split("/")
+    found = set()
+    for statement in module.statements():
+        targets = []
+        if isinstance(statement, ast.Import):
+            targets = [alias.name for alias in statement.names]
+        elif isinstance(statement, ast.ImportFrom):
+            base = statement.module or ""
+            if statement.level == 1:
+                targets = [base] + [(base + "." if base else "") + a.name for a in statement.names]
+            elif statement.level == 0:
+                targets = [base] + [base + "." + a.name for a in statement.names]
+        for target in targets:
+            target_parts = [part for part in target.split(".") if part]
+            if isinstance(statement, ast.ImportFrom) and statement.level == 1:
+                found.add(".".join(target_parts))
+                continue
+            # An absolute import names the package by its dotted path from
+            # some folder above: match its longest tail of `root`'s parts.
+            for start in range(len(package)):
+                prefix = package[start:]
+                if target_parts[: len(prefix)] == prefix and len(target_parts) > len(prefix):
+                    found.add(".".join(target_parts[len(prefix) :]))
+    found.discard("")
+    return found
+
+
+def imports_path(module, root, parts):
+    """Whether `module` (the `__init__.py` of folder `root`) imports the
+    package `parts` below it, directly or through the packages between."""
+    # Importing `a.b.c` imports the packages `a` and `a.b` too.
+    names = set()
+    for name in relative_imports(module, root):
+        pieces = name.split(".")
+        names.update(".".join(pieces[:end]) for end in range(1, len(pieces) + 1))
+    if ".".join(parts) in names:
+        return True
+    if len(parts) < 2 or parts[0] not in names:
+        return False
+    inner_root = os.path.join(root, parts[0])
+    inner = parse_path(os.path.join(inner_root, "__init__.py"))
+    return inner is not None and imports_path(inner, inner_root, parts[1:])
+
+
+def defined_names(module):
+    """Every name the module binds at top level: defs, classes,
+    assignments and imported names."""
+    names = set()
+    for statement in module.top_level():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(statement.name)
+        names.update(name.id for name in assignment_targets(statement))
+        for name, _ in from_imported_names(statement):
+            names.add(name)
+        if isinstance(statement, ast.Import):
+            names.update((a.asname or a.name.split(".")[0]) for a in statement.names)
+    return names
+
+
+def required_names(module, params, context):
+    """One record per file, about the whole file: the names it binds.
+    opmig instantiates the rule's names per domain and reports each
+    missing one."""
+    defined = "\n".join(sorted(defined_names(module)))
+    yield {"line": 0, "column": 0, "captures": {"defined": defined}}
+
+
+def all_lists_public_functions(module, params, context):
+    """Each public top-level def and class is in `__all__` (private names
+    may be listed too; imported names need not be); each entry names
+    something the module defines or imports."""
+    entries, found, readable = declared_all(module)
+    if found and not readable:
+        return
+    listed = {name for name, _ in entries}
+    for statement in module.top_level():
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            if not statement.name.startswith("_") and statement.name not in listed:
+                problem = "missing from __all__" if found else "not listed: there is no __all__"
+                yield record(statement, name=statement.name, problem=problem)
+    bound = defined_names(module)
+    for name, node in entries:
+        if name not in bound:
+            yield record(node, name=name, problem="listed in __all__ but not defined or imported")
+
+
+def function_calls(module, params, context):
+    """Candidates of no-calls-in: every call in a top-level function or a
+    method, with the function's name and the call's dotted name (through
+    the imports; `().new_empty` for a method of another expression)."""
+    for statement in module.top_level():
+        functions = []
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            functions = [(statement.name, statement)]
+        elif isinstance(statement, ast.ClassDef):
+            functions = [
+                (member.name, member)
+                for member in statement.body
+                if isinstance(member, (ast.FunctionDef, ast.AsyncFunctionDef))
+            ]
+        for name, function in functions:
+            returned = returned_calls(function)
+            for node in ast.walk(function):
+                if not isinstance(node, ast.Call):
+                    continue
+                called = module.resolve(node.func)
+                if called is None and isinstance(node.func, ast.Attribute):
+                    called = "()." + node.func.attr
+                if called:
+                    flag = "1" if id(node) in returned else ""
+                    yield record(node, function=name, call=called, returned=flag)
+
+
+def returned_calls(function):
+    """The ids of the calls whose result `function` returns: inside a
+    `return`, or bound to a local name a `return` names (`out =
+    torch.empty(...)` ... `return out`). A scratch buffer passed to a
+    kernel and dropped is not returned."""
+    returns = [node for node in ast.walk(function) if isinstance(node, ast.Return) and node.value]
+    names = {
+        child.id
+        for node in returns
+        for child in ast.walk(node.value)
+        if isinstance(child, ast.Name)
+    }
+    found = set()
+    for node in returns:
+        found.update(id(child) for child in ast.walk(node.value) if isinstance(child, ast.Call))
+    for node in ast.walk(function):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            if any(target.id in names for target in assignment_targets(node)):
+                found.update(
+                    id(child) for child in ast.walk(node.value) if isinstance(child, ast.Call)
+                )
+    return found
+
+
+def qualname_of(value):
+    """`ns::op` of a define's or fake's first argument (a schema after the
+    name, `ns::op(Tensor x) -> Tensor`, dropped)."""
+    return value.split("(", 1)[0].strip()
+
+
+def defines_have_fakes(module, params, context):
+    define = params.get("define") or "torch.library.define"
+    fake = params.get("fake") or "torch.library.register_fake"
+    if not module.mentions(define):
+        return
+    defines, fakes = [], set()
+    for node in module.calls():
+        if not node.args:
+            continue
+        value = module.string(node.args[0])
+        if value is None:
+            continue
+        if module.names(node.func, define):
+            defines.append((qualname_of(value), node.args[0]))
+        elif module.names(node.func, fake):
+            fakes.add(qualname_of(value))
+    fake_ops = {split_qualname(name)[1] for name in fakes if "::" not in name}
+    for qualname, node in defines:
+        namespace, op = split_qualname(qualname)
+        if qualname in fakes or op in fake_ops:
+            continue
+        yield record(node, qualname=qualname, namespace=namespace, op=op, fake=fake)
+
+
+def string_constant(module, params, context):
+    """Candidates of value-follows-file: the module-level string constant
+    `name`, where it is bound."""
+    name = params["name"]
+    value = module.strings().get(name)
+    if value is None:
+        return
+    for statement in module.top_level():
+        for target in assignment_targets(statement):
+            if target.id == name:
+                yield record(target, name=name, value=value)
+                return
+
+
+def raise_candidates(module, params, context):
+    """Candidates of raises-with-message: each top-level function named
+    `function`, with the raises it and the module's own functions it calls
+    (transitively) hold, one a line: `<exception name>\t<text>`, the text
+    being every string constant of the raised call joined (f-string parts
+    included, newlines as spaces)."""
+    local = {
+        statement.name: statement
+        for statement in module.top_level()
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef))
+    }
+    function = local.get(params["function"])
+    if function is None:
+        return
+    lines, pending, seen = [], [function], set()
+    while pending:
+        current = pending.pop()
+        if current.name in seen:
+            continue
+        seen.add(current.name)
+        for node in ast.walk(current):
+            if isinstance(node, ast.Raise) and node.exc is not None:
+                lines.append(raise_line(node.exc))
+        pending.extend(local[name] for name in called_names(current) if name in local)
+    yield record(function, function=function.name, raises="\n".join(lines))
+
+
+def raise_line(raised):
+    """`<exception>\t<text>` of one raised expression."""
+    target = raised.func if isinstance(raised, ast.Call) else raised
+    name = last_part(dotted(target) or "")
+    texts = [
+        child.value
+        for child in ast.walk(raised)
+        if isinstance(child, ast.Constant) and isinstance(child.value, str)
+    ]
+    return name + "\t" + " ".join("".join(texts).split())
+
+
+def import_candidates(module, params, context):
+    """Candidates of forbidden-import: each module an import names, with
+    `from m import x` as `m` and as `m.x` (relative ones keep their dots:
+    `._C_attn`), and `importlib.import_module("...")`. `{statement}` tells
+    the records of one import apart from the next (opmig reports the first
+    match of each), `{function}` is the innermost enclosing def."""
+    dynamic = b"import_module" in module.source or b"__import__" in module.source
+    return import_records(module, module.tree.body, "", dynamic, [0])
+
+
+def import_records(module, body, function, dynamic, counter):
+    """import_candidates() over `body` (a module-level function, not a
+    closure: the collector is off)."""
+    for statement in body:
+        counter[0] += 1
+        number = str(counter[0])
+        if isinstance(statement, ast.Import):
+            for alias in statement.names:
+                where = position_of(alias, statement)
+                yield record(where, module=alias.name, function=function, statement=number)
+        elif isinstance(statement, ast.ImportFrom):
+            base = "." * statement.level + (statement.module or "")
+            yield record(statement, module=base, function=function, statement=number)
+            glue = "" if base.endswith(".") or not base else "."
+            for alias in statement.names:
+                where = position_of(alias, statement)
+                name = base + glue + alias.name
+                yield record(where, module=name, function=function, statement=number)
+        if dynamic:
+            for name, node in dynamic_imports(module, statement):
+                yield record(node, module=name, function=function, statement=number)
+        inner = function
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            inner = statement.name
+        for nested in child_bodies(statement):
+            yield from import_records(module, nested, inner, dynamic, counter)
 
 
 def used_names(module, node):
@@ -1260,19 +1555,27 @@ class Context:
 
 CHECKS = {
     "all-equals-public-names": all_equals_public_names,
+    "all-lists-public-functions": all_lists_public_functions,
     "call-string-argument": call_string_argument,
     "decorated-function-name": decorated_function_name,
     "decorator-argument": decorator_argument,
+    "defines-have-fakes": defines_have_fakes,
     "exported-in": exported_in,
+    "forbidden-import": import_candidates,
     "forbidden-names": forbidden_names,
     "function-pointer-pattern": function_pointer_pattern,
     "guarded-import": guarded_import,
+    "imports-every-package": imports_every_package,
     "module-state": module_state,
+    "no-calls-in": function_calls,
     "no-partial-alias": no_partial_alias,
     "public-wrapper-calls": public_wrapper_calls,
+    "raises-with-message": raise_candidates,
     "registered-in": registered_in,
+    "required-names": required_names,
     "section-order": section_order,
     "test-functions": test_functions,
+    "value-follows-file": string_constant,
 }
 
 

@@ -532,6 +532,196 @@ class VeomniRegistryTest(HelperTest):
         )
 
 
+class RegistryChecksTest(HelperTest):
+    """registered-in over several registries, imports-every-package."""
+
+    PATCHED = """\
+        _{op} = None
+
+        def apply_veomni_{op}_patch():
+            global _{op}
+            _{op} = impl
+        """
+
+    def test_a_patch_called_from_either_registry_is_registered(self):
+        ops = self.file(
+            "veomni/ops/__init__.py",
+            """\
+            from .kernels import attn
+
+            def apply_ops_patch():
+                attn.apply_veomni_attn_patch()
+
+            def unrelated():
+                from .kernels.rope import apply_veomni_rope_patch
+                apply_veomni_rope_patch()
+            """,
+        )
+        auto = self.file(
+            "veomni/models/auto.py",
+            """\
+            def _bind():
+                from ..ops.kernels.moe import apply_veomni_moe_patch
+                apply_veomni_moe_patch()
+
+            def build_foundation_model():
+                _bind()
+            """,
+        )
+        packages = [
+            self.file(f"veomni/ops/kernels/{op}/__init__.py", self.PATCHED.format(op=op))
+            for op in ("attn", "moe", "rope")
+        ]
+        registries = [
+            {"file": "veomni/ops/__init__.py", "function": "apply_ops_patch", "file_index": ops},
+            {"file": "veomni/models/auto.py", "function": "build_foundation_model",
+             "file_index": auto},
+        ]
+        records = self.records(
+            "registered-in", packages, registries=registries, registers="patch"
+        )
+        self.assertEqual([r["captures"]["patch"] for r in records], ["apply_veomni_rope_patch"])
+        self.assertEqual(
+            records[0]["captures"]["registries"],
+            "apply_ops_patch() in veomni/ops/__init__.py or "
+            "build_foundation_model() in veomni/models/auto.py",
+        )
+
+    def test_a_package_is_imported_through_the_packages_between(self):
+        registry = self.file("veomni/ops/__init__.py", "from . import kernels\n")
+        self.file("veomni/ops/kernels/__init__.py", "from . import attn\nfrom .moe.x import y\n")
+        packages = [
+            self.file(f"veomni/ops/kernels/{op}/__init__.py", self.PATCHED.format(op=op))
+            for op in ("attn", "moe", "rope")
+        ]
+        library = self.file("veomni/ops/kernels/gemm/__init__.py", "def gemm(a, b):\n    pass\n")
+        records = self.records(
+            "imports-every-package",
+            packages + [library],
+            file="veomni/ops/__init__.py",
+            file_index=registry,
+        )
+        self.assertEqual([r["captures"]["package"] for r in records], ["kernels.rope"])
+
+
+class ModuleSurfaceChecksTest(HelperTest):
+    def test_required_names_answers_every_name_bound(self):
+        index = self.file(
+            "_attn.py",
+            """\
+            from types import ModuleType
+            import importlib
+            _EXTENSION_MODULE_NAME = "cache_dit._C_attn"
+            try:
+                _cached = None
+            except ImportError:
+                pass
+            def attn_get_load_error():
+                return None
+            """,
+        )
+        [only] = self.records("required-names", [index])
+        self.assertEqual((only["line"], only["column"]), (0, 0))
+        self.assertEqual(
+            only["captures"]["defined"].split("\n"),
+            ["ModuleType", "_EXTENSION_MODULE_NAME", "_cached", "attn_get_load_error",
+             "importlib"],
+        )
+
+    def test_all_lists_public_functions_ignores_imports_and_allows_private(self):
+        index = self.file(
+            "_comm.py",
+            """\
+            from types import ModuleType
+            __all__ = ["quant", "_call_quant"]
+            def quant(x):
+                pass
+            def _call_quant(x):
+                pass
+            def dequant(x):
+                pass
+            """,
+        )
+        records = self.records("all-lists-public-functions", [index])
+        self.assertEqual([r["captures"]["name"] for r in records], ["dequant"])
+
+    def test_calls_know_whether_their_result_is_returned(self):
+        index = self.file(
+            "_comm.py",
+            """\
+            import torch
+            def _call_x(a):
+                scratch = torch.zeros(4)
+                out: torch.Tensor = a.new_empty(2)
+                kernel(a, scratch, out)
+                return out
+            """,
+        )
+        records = self.records("no-calls-in", [index])
+        self.assertEqual(
+            [(r["captures"]["call"], r["captures"]["returned"]) for r in records],
+            [("torch.zeros", ""), ("a.new_empty", "1"), ("kernel", "")],
+        )
+
+    def test_each_define_needs_a_fake_of_its_op(self):
+        index = self.file(
+            "_attn.py",
+            """\
+            import torch
+            from torch.library import register_fake
+            torch.library.define("ns::a", "(Tensor x) -> Tensor")
+            torch.library.define("ns::b(Tensor x) -> Tensor")
+            torch.library.define("ns::c", "(Tensor x) -> Tensor")
+            register_fake("ns::a")(lambda x: x)
+            @torch.library.register_fake("c")
+            def _fake_c(x):
+                return x
+            """,
+        )
+        records = self.records("defines-have-fakes", [index])
+        self.assertEqual([r["captures"]["qualname"] for r in records], ["ns::b"])
+
+    def test_raises_of_the_function_and_the_helpers_it_calls(self):
+        index = self.file(
+            "_attn.py",
+            """\
+            def _required():
+                raise RuntimeError(f"{NAME} missing: run "
+                                   "`CACHE_DIT_BUILD_ATTN=1 pip install`")
+            def _get_required_ops_module():
+                if _required() is None:
+                    raise ImportError
+                return 1
+            """,
+        )
+        [found] = self.records("raises-with-message", [index], function="_get_required_ops_module")
+        self.assertEqual(
+            found["captures"]["raises"].split("\n"),
+            ["ImportError\t", "RuntimeError\tmissing: run `CACHE_DIT_BUILD_ATTN=1 pip install`"],
+        )
+
+    def test_string_constant_and_imports(self):
+        index = self.file(
+            "_attn.py",
+            """\
+            import importlib
+            from .. import _C_attn, other
+            NAME = "cache_dit._C_" + "attn"
+            def load():
+                return importlib.import_module(NAME)
+            """,
+        )
+        [constant] = self.records("value-follows-file", [index], name="NAME")
+        self.assertEqual(constant["captures"]["value"], "cache_dit._C_attn")
+        imports = self.records("forbidden-import", [index])
+        self.assertEqual(
+            [(r["captures"]["module"], r["captures"]["function"], r["captures"]["statement"])
+             for r in imports],
+            [("importlib", "", "1"), ("..", "", "2"), (".._C_attn", "", "2"),
+             ("..other", "", "2"), ("cache_dit._C_attn", "load", "5")],
+        )
+
+
 class TestFunctionsTest(HelperTest):
     def test_tests_with_what_they_use_through_helpers(self):
         index = self.file(

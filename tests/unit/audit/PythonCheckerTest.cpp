@@ -301,6 +301,157 @@ TEST(PythonCheckerTest, RegisteredIn) {
             "build_ALL_OPS() of veomni/ops/__init__.py\n");
 }
 
+TEST(PythonCheckerTest, RegisteredInAnyOfSeveralRegistries) {
+  TempTree Tree;
+  writeVeOmniOps(Tree);
+  Tree.write("veomni/models/auto.py",
+             "def _bind(config):\n"
+             "    from ..ops.fused_moe import apply_veomni_fused_moe_patch\n"
+             "    apply_veomni_fused_moe_patch()\n"
+             "def build_foundation_model(config):\n"
+             "    _bind(config)\n");
+  Rule R = makeRule(
+      "veomni-called", "python", {"veomni/ops/*/__init__.py"},
+      {{"check", "registered-in"},
+       {"registries",
+        {"veomni/ops/__init__.py:apply_ops_patch", "veomni/models/auto.py:build_foundation_model"}},
+       {"registers", "patch"}},
+      "`{patch}` of `{package}` is not called from {registries}");
+  // fused_moe through auto.py's helper, loss from apply_ops_patch(); no one
+  // calls fused_rope's patch.
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
+            "veomni/ops/fused_rope/__init__.py:4:1: veomni-called: `apply_veomni_fused_rope_patch` "
+            "of `fused_rope` is not called from apply_ops_patch() in veomni/ops/__init__.py or "
+            "build_foundation_model() in veomni/models/auto.py\n");
+}
+
+TEST(PythonCheckerTest, ImportsEveryPackage) {
+  TempTree Tree;
+  writeVeOmniOps(Tree);
+  Rule R = makeRule("veomni-imported", "python", {"veomni/ops/*/__init__.py"},
+                    {{"check", "imports-every-package"}, {"file", "veomni/ops/__init__.py"}},
+                    "`{package}` is not imported by {file}");
+  // fused_moe and loss are imported; group_gemm has no patch.
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
+            "veomni/ops/fused_rope/__init__.py:4:1: veomni-imported: `fused_rope` is not imported "
+            "by veomni/ops/__init__.py\n");
+}
+
+TEST(PythonCheckerTest, RequiredNamesPerFileAndPerRepositoryDomain) {
+  TempTree Tree;
+  Tree.write("csrc/kernels/attn/attn.cpp", "");
+  Tree.write("csrc/kernels/svdq/pybind.cpp", "");
+  Tree.write("setup.py", "def _get_svdquant_extension(): pass\n"
+                         "_get_attn_extension = None\n");
+  Tree.write("src/cache_dit/kernels/_comm.py", "from types import ModuleType\n"
+                                               "def comm_get_load_error(): pass\n");
+  Rule Setup = makeRule("x-setup", "python", {"setup.py"},
+                        {{"check", "required-names"},
+                         {"domains", "csrc/kernels/*/"},
+                         {"domain-map", {"svdq=svdquant"}},
+                         {"names", {"_get_{domain}_extension", "_required_{domain}_sources"}}},
+                        "{name} ({domain})");
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {Setup}),
+            "setup.py:0:0: x-setup: _required_attn_sources (attn)\n"
+            "setup.py:0:0: x-setup: _required_svdquant_sources (svdquant)\n");
+  Rule Module = makeRule("x-module", "python", {Kernels},
+                         {{"check", "required-names"},
+                          {"file-domain", "/_([a-z]+)\\.py$"},
+                          {"names", {"ModuleType", "{domain}_get_load_error", "_load"}}},
+                         "{name}");
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {Module}),
+            "src/cache_dit/kernels/_comm.py:0:0: x-module: _load\n");
+}
+
+TEST(PythonCheckerTest, AllListsPublicFunctions) {
+  std::string Source = "from types import ModuleType\n"
+                       "__all__ = ['wrapper', '_helper', 'ghost']\n"
+                       "def wrapper(): pass\n"
+                       "def _helper(): pass\n"
+                       "def forgotten(): pass\n"
+                       "class Config: pass\n";
+  EXPECT_EQ(check(Source, {{"check", "all-lists-public-functions"}}, "`{name}` {problem}"),
+            // Findings come in file order.
+            "src/cache_dit/kernels/_x.py:2:34: x-rule: `ghost` listed in __all__ but not defined "
+            "or imported\n"
+            "src/cache_dit/kernels/_x.py:5:1: x-rule: `forgotten` missing from __all__\n"
+            "src/cache_dit/kernels/_x.py:6:1: x-rule: `Config` missing from __all__\n");
+}
+
+TEST(PythonCheckerTest, NoCallsIn) {
+  std::string Source = "import torch\n"
+                       "def _call_a(out, x):\n"
+                       "    tmp = torch.zeros(4)\n"
+                       "    y = x.new_empty(3)\n"
+                       "    return y\n"
+                       "def _a(x):\n"
+                       "    return torch.empty_like(x)\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "no-calls-in"},
+                   {"functions", "^_call_"},
+                   {"calls", {"^torch\\.(empty|zeros)(_like)?$", "\\.new_empty$"}}},
+                  "{function} calls {call} ({returned})"),
+            "src/cache_dit/kernels/_x.py:3:11: x-rule: _call_a calls torch.zeros ()\n"
+            "src/cache_dit/kernels/_x.py:4:9: x-rule: _call_a calls x.new_empty (1)\n");
+}
+
+TEST(PythonCheckerTest, DefinesHaveFakes) {
+  std::string Source = "import torch\n"
+                       "torch.library.define('ns::a', '(Tensor x) -> Tensor')\n"
+                       "torch.library.define('ns::b(Tensor x) -> Tensor')\n"
+                       "@torch.library.register_fake('ns::a')\n"
+                       "def _fake_a(x): return x\n";
+  EXPECT_EQ(check(Source, {{"check", "defines-have-fakes"}}, "{qualname} {op} no {fake}"),
+            "src/cache_dit/kernels/_x.py:3:22: x-rule: ns::b b no torch.library.register_fake\n");
+}
+
+TEST(PythonCheckerTest, ValueFollowsFile) {
+  nlohmann::json Match = {{"check", "value-follows-file"},
+                          {"name", "_EXTENSION_MODULE_NAME"},
+                          {"must-match", "^cache_dit\\._C_{stem}$"}};
+  EXPECT_EQ(check("_EXTENSION_MODULE_NAME = 'cache_dit._C_x'\n", Match, "{value}"), "");
+  EXPECT_EQ(check("_EXTENSION_MODULE_NAME = 'cache_dit._C_attn'\n", Match, "{value} {stem}"),
+            "src/cache_dit/kernels/_x.py:1:1: x-rule: cache_dit._C_attn x\n");
+}
+
+TEST(PythonCheckerTest, ForbiddenImportOncePerStatement) {
+  std::string Source = "import importlib\n"
+                       "from triton import (\n"
+                       "    jit,\n"
+                       "    language,\n"
+                       ")\n"
+                       "from cache_dit import _C_attn, other\n"
+                       "s = 'import triton'\n"
+                       "def f():\n"
+                       "    return importlib.import_module('triton.language')\n";
+  EXPECT_EQ(
+      check(Source,
+            {{"check", "forbidden-import"}, {"modules", {"^triton(\\.|$)", "^cache_dit\\._C_"}}},
+            "{module} in '{function}'"),
+      "src/cache_dit/kernels/_x.py:2:1: x-rule: triton in ''\n"
+      "src/cache_dit/kernels/_x.py:6:23: x-rule: cache_dit._C_attn in ''\n"
+      "src/cache_dit/kernels/_x.py:9:12: x-rule: triton.language in 'f'\n");
+}
+
+TEST(PythonCheckerTest, RaisesWithMessageFollowsTheModulesOwnCalls) {
+  nlohmann::json Match = {{"check", "raises-with-message"},
+                          {"function", "_get_required_ops_module"},
+                          {"exception", "RuntimeError"},
+                          {"message", "CACHE_DIT_BUILD_[A-Z]+=1"}};
+  std::string Helper =
+      "def _required():\n"
+      "    raise RuntimeError('build with ' 'CACHE_DIT_BUILD_ATTN=1 pip install')\n"
+      "def _get_required_ops_module():\n"
+      "    return _required().ops\n";
+  EXPECT_EQ(check(Helper, Match, "{function}"), "");
+  std::string Vague = "def _get_required_ops_module():\n"
+                      "    raise ImportError('CACHE_DIT_BUILD_ATTN=1')\n"
+                      "    raise RuntimeError('not available')\n";
+  EXPECT_EQ(check(Vague, Match, "{function}"),
+            "src/cache_dit/kernels/_x.py:1:1: x-rule: _get_required_ops_module\n");
+  EXPECT_EQ(check("def other():\n    pass\n", Match, "{function}"), "");
+}
+
 TEST(PythonCheckerTest, ModuleState) {
   std::string Source = "from types import ModuleType\n"
                        "_EXTENSION_MODULE_NAME = \"cache_dit._C_attn\"\n"
@@ -427,10 +578,12 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
   EXPECT_EQ(Error({{"check", "decorated-function-named"}}),
             "rules/x-rule.yaml:10:3: rule 'x-rule': unknown python check "
             "'decorated-function-named'; expected one of: all-equals-public-names, "
-            "call-string-argument, decorated-function-name, decorator-argument, exported-in, "
-            "forbidden-names, "
-            "function-pointer-pattern, guarded-import, module-state, no-partial-alias, "
-            "public-wrapper-calls, registered-in, section-order");
+            "all-lists-public-functions, call-string-argument, decorated-function-name, "
+            "decorator-argument, defines-have-fakes, exported-in, forbidden-import, "
+            "forbidden-names, function-pointer-pattern, guarded-import, imports-every-package, "
+            "module-state, no-calls-in, no-partial-alias, public-wrapper-calls, "
+            "raises-with-message, registered-in, required-names, section-order, "
+            "value-follows-file");
   // check 10, decorater 11, name 12.
   EXPECT_EQ(Error({{"check", "decorated-function-name"}, {"decorater", "x"}, {"name", "y"}}),
             "rules/x-rule.yaml:11:3: unknown key 'decorater' in 'match' of check "
@@ -458,6 +611,38 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
   EXPECT_EQ(Error({{"check", "section-order"}, {"order", "^a$"}}),
             "rules/x-rule.yaml:11:3: rule 'x-rule': parameter 'order' must be a non-empty list of "
             "strings");
+  EXPECT_EQ(Error({{"check", "registered-in"}, {"function", "f"}}),
+            "rules/x-rule.yaml:10:3: rule 'x-rule': check registered-in needs both 'function' and "
+            "'file'");
+  EXPECT_EQ(Error({{"check", "registered-in"}}),
+            "rules/x-rule.yaml:10:3: rule 'x-rule': check registered-in needs either 'function' "
+            "and 'file', or 'registries'");
+  // check 10, registries 11.
+  EXPECT_EQ(Error({{"check", "registered-in"}, {"registries", {"veomni/ops/__init__.py"}}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': each 'registries' entry must be "
+            "FILE:FUNCTION (veomni/ops/__init__.py:apply_ops_patch), not 'veomni/ops/__init__.py'");
+  EXPECT_EQ(
+      Error({{"check", "registered-in"}, {"registries", {"a.py:f"}}, {"registers", "module"}}),
+      "rules/x-rule.yaml:11:3: rule 'x-rule': parameter 'registers' must be 'package' or "
+      "'patch', not 'module'");
+  EXPECT_EQ(Error({{"check", "required-names"}, {"names", {"{domain}_x"}}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': the name '{domain}_x' holds {domain}: add "
+            "'domains' or 'file-domain'");
+  EXPECT_EQ(Error({{"check", "required-names"}, {"names", {"x"}}, {"domains", "a/b/"}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': 'domains' must be a glob with exactly one "
+            "'*', not 'a/b/'");
+  EXPECT_EQ(Error({{"check", "required-names"},
+                   {"names", {"x"}},
+                   {"domains", "a/*/"},
+                   {"domain-map", {"svdq"}}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': each 'domain-map' entry must be FOLDER=NAME "
+            "(svdq=svdquant), not 'svdq'");
+  EXPECT_PRED2(startsWith,
+               Error({{"check", "value-follows-file"}, {"name", "N"}, {"must-match", "^({stem}$"}}),
+               "rules/x-rule.yaml:11:3: rule 'x-rule': bad regex in 'must-match': ");
+  EXPECT_PRED2(startsWith,
+               Error({{"check", "no-calls-in"}, {"functions", "^_call_"}, {"calls", {"(x"}}}),
+               "rules/x-rule.yaml:10:3: rule 'x-rule': bad regex in 'calls': ");
 }
 
 } // namespace
