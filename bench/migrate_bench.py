@@ -977,6 +977,99 @@ def print_summary(figs):
 
 
 # --------------------------------------------------------------------------------------------
+# The real-torch case (issue 14: "migrate / analyze: cold <= 1.1, warm re-run of an unchanged
+# migration <= 5% of the cold analysis")
+# --------------------------------------------------------------------------------------------
+
+TARGET_TORCH_COLD_RATIO = 1.1   # migrate cold / analyze cold
+TARGET_TORCH_WARM_SHARE = 0.05  # warm re-run of an unchanged migration / analyze cold
+
+
+def torch_case(args, work):
+    """migrate against analyze on preamble_bench's generated tree (real torch headers).
+
+    Each figure is a ratio of runs measured in this call: analyze cold (empty cache), migrate cold
+    (another empty cache), the same migration again into a fresh target (warm: nothing changed),
+    and analyze on that warm cache."""
+    from preamble_bench import generate_tree as torch_tree
+
+    torch_dir = os.path.expanduser(
+        "~/.cache/opmig/torch-" + (REPO / "scripts/torch-version").read_text().strip() + "-full")
+    if not os.path.isdir(os.path.join(torch_dir, "torch", "include")):
+        sys.exit(f"no torch in {torch_dir} (scripts/install-deps.sh installs it)")
+    cuda = os.path.abspath(args.cuda_path or os.environ.get("CUDA_HOME") or "/usr/local/cuda")
+    env = dict(os.environ, OPMIG_NO_TORCH="0", PYTHONPATH=torch_dir)
+    tree = os.path.join(work, "torch-tree")
+    torch_tree(tree, args.torch_tus)
+    common = ["--source", tree, "--entry", "pipeline", "-j", str(args.jobs), "--cuda-path", cuda,
+              "--gpu-arch", args.gpu_arch, "-q", "--format", "json"]
+    targets = [0]
+
+    def analyze(cache):
+        run = run_measured([args.opmig, "analyze", *common, "--cache-dir", cache], env=env)
+        return run, json.loads(run.out)["stats"]
+
+    def migrate(cache):
+        targets[0] += 1
+        target = os.path.join(work, "targets", f"torch-{targets[0]}")
+        shutil.copytree(GENERIC_TARGET, target)
+        run = run_measured([args.opmig, "migrate", *common, "--cache-dir", cache, "--target",
+                            target, "--domain", "tops", "--profile", "generic", "--dry-run",
+                            "--no-compile-check"], env=env)
+        shutil.rmtree(target, ignore_errors=True)
+        try:
+            return run, json.loads(run.out)["stats"]
+        except (ValueError, KeyError):
+            sys.exit(f"opmig migrate failed on the torch tree (rc {run.rc}):\n{run.err[-4000:]}")
+
+    watch = LoadWatch()
+    stamp = binary_stamp(args.opmig)
+    an_cold, an_stats = analyze(os.path.join(work, "torch-cache-analyze"))
+    mi_cold, mi_stats = migrate(os.path.join(work, "torch-cache-migrate"))
+    mi_warm, warm_stats = migrate(os.path.join(work, "torch-cache-migrate"))
+    an_warm, _ = analyze(os.path.join(work, "torch-cache-migrate"))
+    fig = {"tus": args.torch_tus + 1, "jobs": args.jobs,
+           "analyze_cold_s": an_cold.wall, "analyze_cold_cpu_s": an_cold.cpu,
+           "migrate_cold_s": mi_cold.wall, "migrate_cold_cpu_s": mi_cold.cpu,
+           "migrate_warm_s": mi_warm.wall, "migrate_warm_cpu_s": mi_warm.cpu,
+           "analyze_warm_s": an_warm.wall, "analyze_warm_cpu_s": an_warm.cpu,
+           "analysis_stats": an_stats, "migrate_cold_stats": mi_stats,
+           "migrate_warm_stats": warm_stats,
+           "other_cpu_s": watch.other_cpu(), "wall_s": watch.elapsed(),
+           "opmig_binary_changed": binary_stamp(args.opmig) != stamp}
+    for unit, suffix in (("wall", "_s"), ("cpu", "_cpu_s")):
+        fig[f"cold_ratio_{unit}"] = fig["migrate_cold" + suffix] / fig["analyze_cold" + suffix]
+        fig[f"warm_share_{unit}"] = fig["migrate_warm" + suffix] / fig["analyze_cold" + suffix]
+    return fig
+
+
+def print_torch_case(f):
+    print(f"\n== real torch: {f['tus']} TUs including <torch/all.h> and"
+          f" <ATen/cuda/CUDAContext.h>, -j {f['jobs']}")
+    for name in ("analyze_cold", "migrate_cold", "migrate_warm", "analyze_warm"):
+        print(f"  {name.replace('_', ' '):<13} {f[name + '_s']:8.1f} s wall"
+              f"  {f[name + '_cpu_s']:8.1f} s CPU")
+    for label, stats in (("migrate cold", f["migrate_cold_stats"]),
+                         ("migrate warm", f["migrate_warm_stats"])):
+        a, r = stats["analysis"], stats["rewrite"]
+        print(f"  {label}: analysis {a['parses_run']} parses run, {a['parses_cached']} cached;"
+              f" rewrite {r['parses_run']} run ({r['parses_with_preamble']} with the preamble),"
+              f" {r['parses_cached']} cached")
+        for note in r["preambles"]:
+            print(f"    rewrite: {note}")
+    print(f"  migrate cold / analyze cold        wall {f['cold_ratio_wall']:.2f}"
+          f"  CPU {f['cold_ratio_cpu']:.2f}   (target <= {TARGET_TORCH_COLD_RATIO})")
+    print(f"  migrate warm re-run / analyze cold wall {100 * f['warm_share_wall']:.1f}%"
+          f"  CPU {100 * f['warm_share_cpu']:.1f}%"
+          f"   (target <= {100 * TARGET_TORCH_WARM_SHARE:.0f}%)")
+    load = load_note(f["other_cpu_s"], f["wall_s"])
+    if load:
+        print(f"  note: {load}")
+    if f["opmig_binary_changed"]:
+        print("  note: the opmig binary was rebuilt during this case: its figures are not valid")
+
+
+# --------------------------------------------------------------------------------------------
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -992,6 +1085,9 @@ def main():
     ap.add_argument("--cuda-path", default="",
                     help="CUDA toolkit root (default: $CUDA_HOME, else /usr/local/cuda)")
     ap.add_argument("--gpu-arch", default="sm_90", help="device side parsed (default sm_90)")
+    ap.add_argument("--torch-tus", type=int, default=0,
+                    help="also run the real-torch case with this many op TUs (plus the entry's;"
+                         " preamble_bench.py's tree; needs the pinned torch; default 0: off)")
     ap.add_argument("--keep", action="store_true", help="keep the generated trees")
     ap.add_argument("--json", metavar="FILE", help="also write the figures here as JSON")
     args = ap.parse_args()
@@ -1031,7 +1127,12 @@ def main():
             figs.append(fig)
             print_case(fig, args.jobs)
             sys.stdout.flush()
-        print_summary(figs)
+        if figs:
+            print_summary(figs)
+        torch_fig = None
+        if args.torch_tus > 0:
+            torch_fig = torch_case(args, work)
+            print_torch_case(torch_fig)
         print(f"\n(benchmark took {time.perf_counter() - started:.0f} s)")
         if args.json:
             with open(args.json, "w") as fh:
@@ -1039,7 +1140,7 @@ def main():
                                       "gpu_arch": args.gpu_arch, "clang": args.clang},
                            "targets": {"overhead_s": {str(k): v
                                                       for k, v in TARGET_OVERHEAD_S.items()}},
-                           "cases": figs}, fh, indent=1)
+                           "cases": figs, "torch_case": torch_fig}, fh, indent=1)
                 fh.write("\n")
     finally:
         if args.keep:

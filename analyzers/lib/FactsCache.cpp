@@ -225,3 +225,27 @@ void FactsCache::storePreamble(const std::string &PchPath,
 }
 
 } // namespace opmig::analyze
+
+namespace opmig::analyze {
+
+static std::string keyedPath(const std::string &Dir, const char *Kind, const std::string &Key) {
+  std::string Named = std::string(Kind) + '\0' + Key; // Kinds never share an entry.
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Named), /*LowerCase=*/true) + ".json";
+}
+
+std::optional<nlohmann::json> FactsCache::lookupEntry(const std::string &Key, const char *Kind) {
+  if (Dir.empty())
+    return std::nullopt;
+  std::optional<nlohmann::json> Entry = readEntry(keyedPath(Dir, Kind, Key));
+  if (!Entry || !Entry->contains(Kind))
+    return std::nullopt;
+  return std::move(Entry->at(Kind));
+}
+
+void FactsCache::storeEntry(const std::string &Key, const std::vector<std::string> &InputFiles,
+                            const char *Kind, nlohmann::json Payload) {
+  if (!Dir.empty())
+    writeEntry(keyedPath(Dir, Kind, Key), InputFiles, Kind, std::move(Payload));
+}
+
+} // namespace opmig::analyze

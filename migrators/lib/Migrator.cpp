@@ -327,6 +327,11 @@ llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
   Request.SourceRoot = R.Analysis.SourceRoot;
   Request.FileMap = R.Plan.FileMap;
   Request.TUFlags = R.Analysis.TUFlags;
+  Request.OtherTUFlags = R.Analysis.OtherTUFlags;
+  // The rewrite's parses share the analysis' cache and preambles.
+  Request.CacheDir = Options.Analysis.CacheDir;
+  Request.UsePreamble = Options.Analysis.UsePreamble;
+  Request.Jobs = Options.Analysis.Jobs;
   for (const std::string &Dir : R.Analysis.SubmoduleDirs)
     Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
   if (!R.Analysis.GpuArch.empty())
@@ -357,6 +362,7 @@ llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
   if (!Rewritten)
     return Rewritten.takeError();
   R.Issues = std::move(Rewritten->Issues);
+  R.Rewrite = std::move(Rewritten->Stats);
   for (RewrittenFile &File : Rewritten->Files) {
     PlannedChange Change;
     Change.Path = File.TargetPath;
@@ -384,7 +390,8 @@ llvm::Error Pipeline::derive() {
   Request.DeclaredWrites = Options.DeclaredWrites;
   for (const std::string &Dir : R.Analysis.SubmoduleDirs)
     Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
-  llvm::Expected<std::vector<OpSignature>> Ops = deriveSignatures(Request);
+  Request.CacheDir = Options.Analysis.CacheDir;
+  llvm::Expected<std::vector<OpSignature>> Ops = deriveSignatures(Request, &R.Signatures);
   if (!Ops)
     return Ops.takeError();
   R.Ops = std::move(*Ops);

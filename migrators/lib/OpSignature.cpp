@@ -2,7 +2,9 @@
 
 #include "FakeChecks.h"
 #include "FakeDerivation.h"
+#include "ParseLocations.h"
 #include "SchemaTypes.h"
+#include "SignatureCache.h"
 #include "SpecDerivation.h"
 #include "StandInShapes.h"
 #include "TensorWrites.h"
@@ -334,8 +336,15 @@ void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
 class SignatureAction : public ASTFrontendAction {
 public:
   SignatureAction(const std::vector<EntryJob> &Jobs, std::vector<std::optional<OpSignature>> &Out,
-                  llvm::Error &Err)
-      : Jobs(Jobs), Out(Out), Err(Err) {}
+                  llvm::Error &Err, std::vector<std::string> &InputFiles)
+      : Jobs(Jobs), Out(Out), Err(Err), InputFiles(InputFiles) {}
+
+  /// What the cache entry depends on: every file the parse read.
+  void EndSourceFileAction() override {
+    const SourceManager &SM = getCompilerInstance().getSourceManager();
+    for (auto It = SM.fileinfo_begin(), End = SM.fileinfo_end(); It != End; ++It)
+      InputFiles.push_back(inputPathOf(It->first, SM));
+  }
 
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI, StringRef) override {
     CI.getFrontendOpts().SkipFunctionBodies = true;
@@ -349,7 +358,25 @@ private:
   const std::vector<EntryJob> &Jobs;
   std::vector<std::optional<OpSignature>> &Out;
   llvm::Error &Err;
+  std::vector<std::string> &InputFiles;
 };
+
+/// Names a parse's signatures in the cache: its command line and what each
+/// job asks of it.
+std::string cacheKeyOf(const analyze::ParseRequest &Parse, const std::vector<EntryJob> &Jobs) {
+  std::string Key = Parse.Directory;
+  for (const std::string &Arg : analyze::parseCommandLine(Parse))
+    Key += '\0' + Arg;
+  for (const EntryJob &Job : Jobs) {
+    const analyze::ResolvedEntry &E = *Job.Entry;
+    for (const std::string &Part :
+         {E.Function, E.Loc.File, std::to_string(E.Loc.Line), E.UpstreamSchema,
+          E.UpstreamSchemaAt.File, std::to_string(E.UpstreamSchemaAt.Line), Job.OpName,
+          llvm::join(Job.DeclaredWrites, ","), Job.SourceRoot})
+      Key += '\0' + Part;
+  }
+  return Key;
+}
 
 /// The flags to parse `File` with: its own, else (a header defining an
 /// entry) those of any closure TU, then the extra arguments.
@@ -367,7 +394,8 @@ std::vector<std::string> flagsFor(const SignatureRequest &Request, const std::st
 /// Parses `File` (host side) once and derives the signatures of its entries.
 llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &File,
                          const std::vector<EntryJob> &Jobs,
-                         std::vector<std::optional<OpSignature>> &Out) {
+                         std::vector<std::optional<OpSignature>> &Out, SignatureCache &Cache,
+                         SignatureParses &Parses) {
   analyze::ParseRequest Parse;
   Parse.MainFile = Request.SourceRoot + "/" + File;
   Parse.SourceRoot = Request.SourceRoot;
@@ -378,21 +406,37 @@ llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &Fil
   if (!llvm::sys::fs::exists(Parse.MainFile))
     return inputError("cannot read ", File, " under ", Request.SourceRoot,
                       ": no such file (it defines entry `", Jobs.front().Entry->Function, "`)");
+  std::string Key = cacheKeyOf(Parse, Jobs);
+  if (std::optional<std::vector<OpSignature>> Saved = Cache.lookup(Key);
+      Saved && Saved->size() == Jobs.size()) {
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      Out[Jobs[I].Index] = std::move((*Saved)[I]);
+    ++Parses.Cached;
+    return llvm::Error::success();
+  }
   llvm::Error Err = llvm::Error::success();
   IgnoringDiagConsumer Quiet;
   FileSystemOptions FSOptions;
   FSOptions.WorkingDir = Request.SourceRoot;
   llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
+  std::vector<std::string> InputFiles;
   tooling::ToolInvocation Invocation(analyze::parseCommandLine(Parse),
-                                     std::make_unique<SignatureAction>(Jobs, Out, Err),
+                                     std::make_unique<SignatureAction>(Jobs, Out, Err, InputFiles),
                                      Files.get());
   Invocation.setDiagnosticConsumer(&Quiet);
   Invocation.run();
+  ++Parses.Run;
   if (Err)
     return Err;
-  for (const EntryJob &Job : Jobs)
+  std::vector<OpSignature> Derived;
+  for (const EntryJob &Job : Jobs) {
     if (!Out[Job.Index])
       return inputError("entry `", Job.Entry->Function, "`: Clang could not parse ", File);
+    Derived.push_back(*Out[Job.Index]);
+  }
+  llvm::sort(InputFiles);
+  InputFiles.erase(llvm::unique(InputFiles), InputFiles.end());
+  Cache.store(Key, InputFiles, Derived);
   return llvm::Error::success();
 }
 
@@ -404,7 +448,8 @@ static std::vector<std::string> declaredWrites(const SignatureRequest &Request,
   return It == Request.DeclaredWrites.end() ? std::vector<std::string>() : It->second;
 }
 
-llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request) {
+llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request,
+                                                          SignatureParses *Parses) {
   for (const auto &[OpName, Params] : Request.DeclaredWrites)
     if (!llvm::is_contained(Request.OpNames, OpName))
       return inputError("outputs are declared for op `", OpName,
@@ -421,9 +466,13 @@ llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest
                                                    declaredWrites(Request, Request.OpNames[I]),
                                                    Request.SourceRoot});
   std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
+  SignatureCache Cache(Request.CacheDir, Request.SourceRoot);
+  SignatureParses Counted;
   for (const auto &[File, Jobs] : ByFile)
-    if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived))
+    if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived, Cache, Counted))
       return Err;
+  if (Parses)
+    *Parses = Counted;
   std::vector<OpSignature> Signatures;
   for (std::optional<OpSignature> &Sig : Derived)
     Signatures.push_back(std::move(*Sig));

@@ -44,6 +44,12 @@ std::string realPathOfEntry(FileEntryRef Entry, const SourceManager &SM) {
   return realPathOf(Path);
 }
 
+std::string inputPathOf(FileEntryRef Entry, const SourceManager &SM) {
+  SmallString<256> Path(Entry.getName());
+  SM.getFileManager().makeAbsolutePath(Path);
+  return realPathOf(Path);
+}
+
 const PortedFile *ParseLocations::portedFile(FileID FID) {
   auto [It, Inserted] = Files.try_emplace(FID, nullptr);
   if (Inserted)

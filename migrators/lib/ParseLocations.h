@@ -36,6 +36,11 @@ struct SpelledToken {
 /// parse's working directory).
 std::string realPathOfEntry(clang::FileEntryRef Entry, const clang::SourceManager &SM);
 
+/// The path a cache entry stamps for a file the parse read: its name as
+/// opened, resolved on disk. Unlike the name the file manager keeps, it is
+/// right for headers loaded through a precompiled preamble too.
+std::string inputPathOf(clang::FileEntryRef Entry, const clang::SourceManager &SM);
+
 class ParseLocations {
 public:
   ParseLocations(const clang::SourceManager &SM, const clang::LangOptions &LangOpts,

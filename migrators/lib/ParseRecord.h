@@ -80,9 +80,14 @@ struct ParseRecord {
   std::string Side; ///< `host` or `device`.
   std::vector<std::string> Flags; ///< Those of the TU (for a probe, the TU it borrowed them from).
   bool Completed = false;
+  bool HadErrors = false; ///< Clang reported errors (also an issue when completed).
   std::map<std::string, FileObservation> Files; ///< By upstream relative path.
   std::map<std::string, std::vector<FileEdit>> Edits;
   std::vector<ParseIssue> Issues;
+  /// Every file the parse read, absolute (the preamble's headers included,
+  /// a probe's in-memory main file not): what its cache entry depends on.
+  /// Not part of the cached record.
+  std::vector<std::string> InputFiles;
 
   void addIssue(const char *Id, std::string File, unsigned Line, std::string Message, bool Blocking,
                 std::optional<unsigned> Offset = std::nullopt) {

@@ -5,6 +5,7 @@
 #include "GlobalWrapper.h"
 #include "IncludeRewriter.h"
 #include "NamespaceRenamer.h"
+#include "opmig/analyze/PreambleAttacher.h"
 #include "opmig/analyze/TUParser.h"
 
 #include "clang/Frontend/CompilerInstance.h"
@@ -70,6 +71,9 @@ public:
     collectTopLevelItems(TopLevel, Locs, Wrap);
     findDefinitions(TopLevel, Locs, Registrations);
     Record.Completed = true;
+    const SourceManager &SM = AST.getSourceManager();
+    for (auto It = SM.fileinfo_begin(), End = SM.fileinfo_end(); It != End; ++It)
+      Record.InputFiles.push_back(inputPathOf(It->first, SM));
   }
 
   bool shouldSkipFunctionBody(Decl *D) override { return !Locs.expansionFile(D->getLocation()); }
@@ -110,11 +114,7 @@ private:
 
 } // namespace
 
-ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
-  ParseRecord Record;
-  Record.TU = Job.Name;
-  Record.Side = analyze::toString(Job.Side);
-  Record.Flags = Job.Flags;
+analyze::ParseRequest parseRequestOf(const RewriteContext &Ctx, const ParseJob &Job) {
   analyze::ParseRequest Request;
   Request.MainFile = Job.MainFile;
   Request.SourceRoot = Ctx.sourceRoot();
@@ -122,7 +122,17 @@ ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
   Request.GpuArch = Ctx.request().GpuArch;
   Request.Flags = Job.Flags;
   Request.Directory = Ctx.sourceRoot();
+  return Request;
+}
 
+namespace {
+
+ParseRecord parseOnce(const RewriteContext &Ctx, const ParseJob &Job,
+                      const analyze::ParseRequest &Request) {
+  ParseRecord Record;
+  Record.TU = Job.Name;
+  Record.Side = analyze::toString(Job.Side);
+  Record.Flags = Job.Flags;
   auto Overlay =
       llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(llvm::vfs::getRealFileSystem());
   if (!Job.ProbeText.empty()) {
@@ -134,16 +144,41 @@ ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job) {
   FSOptions.WorkingDir = Ctx.sourceRoot();
   llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions, Overlay));
   FirstError Errors(Ctx);
-  tooling::ToolInvocation Invocation(analyze::parseCommandLine(Request),
+  tooling::ToolInvocation Invocation(analyze::commandLineWithPreamble(Request),
                                      std::make_unique<RewriteAction>(Ctx, Record), Files.get());
   Invocation.setDiagnosticConsumer(&Errors);
   Invocation.run();
-  if (Record.Completed && !Errors.Message.empty())
+  Record.HadErrors = !Errors.Message.empty();
+  if (Record.Completed && Record.HadErrors)
     Record.addIssue(issue_id::ParseErrors, Job.Name, 0,
                     "the " + Record.Side + " parse reported errors (first: " + Errors.Where +
                         Errors.Message + "); code Clang could not make sense of may be missed",
                     false);
+  // The cache entry depends on the files read: the preamble's headers, read
+  // through the PCH, count; the probe's text is in the entry's key instead.
+  Record.InputFiles.insert(Record.InputFiles.end(), Request.PreambleInputs.begin(),
+                           Request.PreambleInputs.end());
+  if (!Request.PreambleHeader.empty())
+    std::erase(Record.InputFiles, realPathOf(Request.PreambleHeader));
+  if (!Job.ProbeText.empty())
+    std::erase(Record.InputFiles, realPathOf(Job.MainFile));
+  llvm::sort(Record.InputFiles);
+  Record.InputFiles.erase(llvm::unique(Record.InputFiles), Record.InputFiles.end());
   return Record;
+}
+
+} // namespace
+
+ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job,
+                     const analyze::ParseRequest &Request) {
+  ParseRecord Record = parseOnce(Ctx, Job, Request);
+  if (Request.PreamblePch.empty() || (Record.Completed && !Record.HadErrors))
+    return Record;
+  analyze::ParseRequest Plain = Request;
+  Plain.PreamblePch.clear();
+  Plain.PreambleHeader.clear();
+  Plain.PreambleInputs.clear();
+  return parseOnce(Ctx, Job, Plain);
 }
 
 } // namespace opmig::migrate

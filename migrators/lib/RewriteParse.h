@@ -14,6 +14,7 @@
 #include "ParseRecord.h"
 #include "RewriteContext.h"
 #include "opmig/analyze/TUFacts.h"
+#include "opmig/analyze/TUParser.h"
 
 #include <string>
 #include <vector>
@@ -30,7 +31,14 @@ struct ParseJob {
   std::string ProbeText;
 };
 
-ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job);
+/// The analysis' request for the job's parse (without a preamble).
+analyze::ParseRequest parseRequestOf(const RewriteContext &Ctx, const ParseJob &Job);
+
+/// Parses with `Request` (parseRequestOf(Job), perhaps with a preamble
+/// attached). A parse with a preamble that reports errors is repeated
+/// without it: only a plain parse's errors count, as in the analysis.
+ParseRecord runParse(const RewriteContext &Ctx, const ParseJob &Job,
+                     const analyze::ParseRequest &Request);
 
 } // namespace opmig::migrate
 

@@ -8,11 +8,10 @@
 #include "RewriteContext.h"
 #include "RewriteIssue.h"
 #include "RewriteParse.h"
+#include "RewriteParses.h"
 #include "opmig/analyze/TUParser.h"
 #include "opmig/support/Errors.h"
 #include "opmig/support/SourceFiles.h"
-
-#include "llvm/Support/ThreadPool.h"
 
 #include <algorithm>
 #include <set>
@@ -74,15 +73,6 @@ std::vector<ParseJob> probeJobs(const RewriteContext &Ctx,
                     "#include \"" + File.RealPath + "\"\n"});
   }
   return Jobs;
-}
-
-std::vector<ParseRecord> runAll(const RewriteContext &Ctx, const std::vector<ParseJob> &Jobs) {
-  std::vector<ParseRecord> Records(Jobs.size());
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency());
-  for (size_t I = 0; I < Jobs.size(); ++I)
-    Pool.async([&, I] { Records[I] = runParse(Ctx, Jobs[I]); });
-  Pool.wait();
-  return Records;
 }
 
 /// What all parses found about one file.
@@ -246,16 +236,17 @@ llvm::Expected<RewriteResult> rewriteSources(const RewriteRequest &Request) {
     return Created.takeError();
   const RewriteContext &Ctx = **Created;
 
-  std::vector<ParseJob> Jobs = translationUnitJobs(Ctx);
-  std::vector<ParseRecord> Records = runAll(Ctx, Jobs);
+  RewriteParses Parses(Ctx);
+  std::vector<ParseRecord> Records = Parses.run(translationUnitJobs(Ctx));
   for (const ParseRecord &Record : Records)
     if (!Record.Completed)
       return inputError("cannot parse ", Record.TU, " (", Record.Side,
                         " side): the Clang frontend did not run; check its flags");
-  std::vector<ParseRecord> Probes = runAll(Ctx, probeJobs(Ctx, Records));
+  std::vector<ParseRecord> Probes = Parses.run(probeJobs(Ctx, Records));
   std::move(Probes.begin(), Probes.end(), std::back_inserter(Records));
 
   RewriteResult Result;
+  Result.Stats = Parses.stats();
   std::map<std::string, std::vector<std::pair<unsigned, unsigned>>> Removed;
   for (const PortedFile &File : Ctx.files()) {
     FileRewrite Rewrite = rewriteFile(Ctx, File, Records, Result.Issues);

@@ -22,12 +22,16 @@ ALLOWED = {
     "auditors": ["opmig/report/"],
     # The renderers of findings, as for the audit: validate's reports use them.
     "validators": ["opmig/report/"],
-    # The analysis result and how the analysis parses a TU; never the
+    # The analysis result and how the analysis parses a TU (its cache and
+    # its shared preambles, which the rewrite parses reuse); never the
     # analysis itself (the driver passes it in, see Migrator.h).
     "migrators": [
         "opmig/analyze/AnalysisResult.h",
         "opmig/analyze/Analyzer.h",
         "opmig/analyze/CompileFlags.h",
+        "opmig/analyze/FactsCache.h",
+        "opmig/analyze/PreambleAttacher.h",
+        "opmig/analyze/SourceTree.h",
         "opmig/analyze/TUFacts.h",
         "opmig/analyze/TUParser.h",
     ],

@@ -85,6 +85,39 @@ json interruptedJson(const MigrationResult &R) {
           {"remove", R.Interrupted->Removed}};
 }
 
+/// How many parses each step ran and took from the cache: a re-run of an
+/// unchanged migration runs none.
+json statsJson(const MigrationResult &R) {
+  const analyze::AnalysisStats &A = R.Analysis.Stats;
+  const migrate::RewriteStats &W = R.Rewrite;
+  return {
+      {"analysis",
+       {{"parses_run", A.ParsesRun},
+        {"parses_cached", A.ParsesCached},
+        {"parses_with_preamble", A.ParsesWithPreamble},
+        {"preambles", A.Preambles}}},
+      {"rewrite",
+       {{"parses_run", W.ParsesRun},
+        {"parses_cached", W.ParsesCached},
+        {"parses_with_preamble", W.ParsesWithPreamble},
+        {"preambles", W.Preambles}}},
+      {"signatures", {{"parses_run", R.Signatures.Run}, {"parses_cached", R.Signatures.Cached}}}};
+}
+
+void describeStats(const MigrationResult &R, llvm::raw_ostream &OS) {
+  const analyze::AnalysisStats &A = R.Analysis.Stats;
+  const migrate::RewriteStats &W = R.Rewrite;
+  OS << "parses: analysis " << A.ParsesRun << " run, " << A.ParsesCached << " from cache, "
+     << A.ParsesWithPreamble << " with a shared preamble; rewrite " << W.ParsesRun << " run, "
+     << W.ParsesCached << " from cache, " << W.ParsesWithPreamble
+     << " with a shared preamble; signatures " << R.Signatures.Run << " run, "
+     << R.Signatures.Cached << " from cache\n";
+  for (const std::string &Note : A.Preambles)
+    OS << "  analysis: " << Note << "\n";
+  for (const std::string &Note : W.Preambles)
+    OS << "  rewrite: " << Note << "\n";
+}
+
 } // namespace
 
 json compileCheckJson(const migrate::CompileCheckReport &Check) {
@@ -184,6 +217,7 @@ json renderMigrationJson(const MigrationResult &R, const migrate::CompileCheckRe
           {"changes", Changes},
           {"issues", Issues},
           {"compile_check", compileCheckJson(Check)},
+          {"stats", statsJson(R)},
           {"recovered_interrupted_run", R.RecoveredInterrupted},
           {"interrupted_run", interruptedJson(R)}};
 }
@@ -238,6 +272,8 @@ std::string renderMigrationText(const MigrationResult &R, const migrate::Compile
   for (const Finding &I : R.Issues)
     OS << report::renderFindingText(I);
   describeCompileCheck(Check, OS);
+  if (Verbose)
+    describeStats(R, OS);
   switch (Outcome) {
   case MigrationOutcome::Written:
     OS << "written" << (Forced ? " (--force: conflicting files overwritten)" : "") << "\n";

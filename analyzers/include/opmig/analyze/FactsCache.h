@@ -53,6 +53,15 @@ public:
   std::optional<std::vector<std::string>> lookupPreamble(const std::string &PchPath);
   void storePreamble(const std::string &PchPath, const std::vector<std::string> &InputFiles);
 
+  /// An entry of another step that parses the tree (migrate's rewrite
+  /// parses), under the same rules: `Key` names everything the payload is
+  /// a function of besides the files it read, `Kind` names the payload.
+  /// Valid while every one of `InputFiles` is unchanged.
+  std::optional<nlohmann::json> lookupEntry(const std::string &Key, const char *Kind);
+  void storeEntry(const std::string &Key, const std::vector<std::string> &InputFiles,
+                  const char *Kind, nlohmann::json Payload);
+  bool enabled() const { return !Dir.empty(); }
+
 private:
   struct Stamp {
     uint64_t Size = 0;

@@ -129,6 +129,8 @@ struct MigrationResult {
   MigrationPlan Plan;
   std::vector<OpSignature> Ops;
   std::vector<Finding> Issues;
+  RewriteStats Rewrite;       ///< How the rewrite's parses went (cached, run).
+  SignatureParses Signatures; ///< How the signature parses went.
   std::vector<ThirdPartyDependency> ThirdParty;
   std::vector<PlannedChange> Changes; ///< Sorted by path.
   Manifest NewManifest;

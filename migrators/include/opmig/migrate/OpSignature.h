@@ -130,12 +130,21 @@ struct SignatureRequest {
   /// file). Each becomes `Tensor(a!)`; a name that is no tensor parameter
   /// of the op, or an op not registered, is an InputError.
   std::map<std::string, std::vector<std::string>> DeclaredWrites;
+  /// The analysis' cache folder: the signatures of each parse are kept
+  /// there (SignatureCache.h); empty: none.
+  std::string CacheDir;
+};
+
+/// How many parses deriveSignatures ran, and answered from the cache.
+struct SignatureParses {
+  unsigned Run = 0, Cached = 0;
 };
 
 /// Derives one signature per entry. An entry whose signature has a type the
 /// schema language cannot express fails with an InputError naming the
 /// entry, the parameter and its type.
-llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request);
+llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest &Request,
+                                                          SignatureParses *Parses = nullptr);
 
 } // namespace opmig::migrate
 

@@ -25,7 +25,9 @@
 // are rewritten through the TUs that include them, and a ported header no
 // TU includes is parsed on its own, included from a probe file compiled with
 // the flags of the first ported TU. The edits of all parses are unioned per
-// file (identical ones once; disagreeing ones are a blocking issue).
+// file (identical ones once; disagreeing ones are a blocking issue). Each
+// parse's record is cached beside the analysis' facts (RewriteCache.h), and
+// a parse that runs uses the analysis' shared preamble where it applies.
 //
 // Names left behind: after the edits, each output file is raw-lexed (every
 // `#if` branch) and each identifier that named a renamed namespace and no
@@ -88,6 +90,24 @@ struct RewriteRequest {
   std::map<std::string, std::set<unsigned>> DropIncludeLines;
   /// Comment line(s) put first in each file, by upstream relative path.
   std::map<std::string, std::string> Headers;
+  /// Flags of the tree's other TUs (AnalysisResult::OtherTUFlags): the
+  /// shared preamble's run is chosen over every TU, as the analysis does.
+  std::map<std::string, std::vector<std::string>> OtherTUFlags;
+  /// The analysis' cache folder (AnalyzeOptions::CacheDir): each parse's
+  /// record is kept there, keyed like the analysis' facts; empty: none.
+  std::string CacheDir;
+  /// Parse with the analysis' shared precompiled preamble where it applies
+  /// (AnalyzeOptions::UsePreamble); the records are the same.
+  bool UsePreamble = true;
+  unsigned Jobs = 0; ///< Parallel parses; 0 means one per core.
+};
+
+/// How the rewrite's parses went, for `--verbose` and the JSON report.
+struct RewriteStats {
+  unsigned ParsesRun = 0;             ///< Clang parses actually executed.
+  unsigned ParsesCached = 0;          ///< Records read from the cache instead.
+  unsigned ParsesWithPreamble = 0;    ///< Of those run, with a shared preamble.
+  std::vector<std::string> Preambles; ///< How each preamble was found or built.
 };
 
 struct RewrittenFile {
@@ -104,6 +124,7 @@ struct RewriteResult {
   /// error blocks the migration (the port would not compile or would be
   /// wrong).
   std::vector<Finding> Issues;
+  RewriteStats Stats;
 };
 
 /// Rewrites every file of `Request.FileMap`. Fails only when a file cannot

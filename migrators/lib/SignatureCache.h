@@ -1,0 +1,43 @@
+//===- SignatureCache.h - Derived op signatures kept across runs -*- C++ -*-===//
+//
+// The signatures derived from one parse of an entry's file are a function of
+// that parse's command line, the entries asked for (function, location, op
+// name, declared writes, upstream schema) and the files the parse read.
+// They are kept in the analysis' cache like the rewrite's parse records
+// (RewriteCache.h), so a re-run of an unchanged migration parses nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_MIGRATE_LIB_SIGNATURECACHE_H
+#define OPMIG_MIGRATE_LIB_SIGNATURECACHE_H
+
+#include "opmig/analyze/FactsCache.h"
+#include "opmig/analyze/SourceTree.h"
+#include "opmig/migrate/OpSignature.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace opmig::migrate {
+
+class SignatureCache {
+public:
+  /// A cache in `Dir` (the analysis'); none when `Dir` is empty or the tree
+  /// at `SourceRoot` cannot be read.
+  SignatureCache(const std::string &Dir, const std::string &SourceRoot);
+  ~SignatureCache();
+
+  std::optional<std::vector<OpSignature>> lookup(const std::string &Key);
+  void store(const std::string &Key, const std::vector<std::string> &InputFiles,
+             const std::vector<OpSignature> &Signatures);
+
+private:
+  std::optional<analyze::SourceTree> Tree;
+  std::unique_ptr<analyze::FactsCache> Cache;
+};
+
+} // namespace opmig::migrate
+
+#endif

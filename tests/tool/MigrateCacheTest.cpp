@@ -1,0 +1,160 @@
+//===- MigrateCacheTest.cpp - migrate reuses the analysis' cache and preamble -===//
+//
+// The rewrite's parses are cached beside the analysis' facts and use the
+// analysis' shared preamble (docs/architecture.md, "The rewrite cache"): a
+// re-run of an unchanged migration parses nothing and writes the golden
+// tree again, and a migration with the preamble writes the tree one
+// without it writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MigrateSupport.h"
+#include "ToolRunner.h"
+#include "TreeSnapshot.h"
+
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+namespace opmig::test {
+namespace {
+
+std::string goldenDir(const MigrationCase &C) {
+  return std::string(OPMIG_SOURCE_DIR) + "/tests/golden/migrate/" + C.Name;
+}
+
+MigrationCase multiOpGeneric() {
+  return {"multi_op_generic", "tests/fixtures/upstream/multi_op",
+          {"fused_fwd"},      "tests/fixtures/targets/generic_like",
+          "generic",          "fused"};
+}
+
+/// Migrates `C` from `Box` (written); returns the target's changes and the
+/// report's stats.
+std::pair<Tree, nlohmann::json> migrate(const MigrationCase &C, const MigrationSandbox &Box,
+                                        std::vector<std::string> Extra,
+                                        const std::vector<std::string> &Env = {},
+                                        bool Stubs = true) {
+  Tree Before = snapshotTree(Box.Target);
+  Extra.insert(Extra.end(), {"--format", "json"});
+  ToolResult Run = runOpmig(migrateArgs(C, Box, Extra, Stubs), Env);
+  EXPECT_EQ(Run.ExitCode, 0) << Run.Stdout << Run.Stderr;
+  nlohmann::json Report = Run.json();
+  EXPECT_EQ(Report["outcome"], "written") << Run.Stdout;
+  return {treeChanges(Before, snapshotTree(Box.Target)), Report["stats"]};
+}
+
+class MigrateCache : public ::testing::TestWithParam<MigrationCase> {};
+
+TEST_P(MigrateCache, AWarmRerunParsesNothingAndWritesTheGoldenTree) {
+  const MigrationCase &C = GetParam();
+  std::string Cache = makeTempDir();
+  MigrationSandbox First(C);
+  auto [Cold, ColdStats] = migrate(C, First, {"--cache-dir", Cache});
+  EXPECT_EQ(describeTreeDifference(snapshotTree(goldenDir(C)), Cold), "");
+  EXPECT_GT(ColdStats["rewrite"]["parses_run"].get<unsigned>(), 0u) << ColdStats.dump(1);
+  EXPECT_EQ(ColdStats["rewrite"]["parses_cached"], 0) << ColdStats.dump(1);
+
+  // The same upstream into a fresh target: every parse from the cache.
+  MigrationSandbox Second(C);
+  Second.Source = First.Source;
+  auto [Warm, WarmStats] = migrate(C, Second, {"--cache-dir", Cache});
+  EXPECT_EQ(describeTreeDifference(Cold, Warm), "");
+  EXPECT_EQ(WarmStats["analysis"]["parses_run"], 0) << WarmStats.dump(1);
+  EXPECT_EQ(WarmStats["rewrite"]["parses_run"], 0) << WarmStats.dump(1);
+  EXPECT_EQ(WarmStats["signatures"]["parses_run"], 0) << WarmStats.dump(1);
+  EXPECT_EQ(WarmStats["rewrite"]["parses_cached"], ColdStats["rewrite"]["parses_run"]);
+}
+
+TEST_P(MigrateCache, TheTreeIsTheSameWithAndWithoutThePreamble) {
+  const MigrationCase &C = GetParam();
+  MigrationSandbox With(C), Without(C);
+  auto [Preamble, PreambleStats] = migrate(C, With, {"--no-cache"});
+  auto [Plain, PlainStats] = migrate(C, Without, {"--no-cache"}, {"OPMIG_NO_PREAMBLE=1"});
+  EXPECT_EQ(describeTreeDifference(snapshotTree(goldenDir(C)), Preamble), "");
+  EXPECT_EQ(describeTreeDifference(Plain, Preamble), "");
+  EXPECT_EQ(PlainStats["rewrite"]["parses_with_preamble"], 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Goldens, MigrateCache,
+                         ::testing::Values(sampleIntoCacheDit(), multiOpGeneric()),
+                         [](const ::testing::TestParamInfo<MigrationCase> &Info) {
+                           return Info.param.Domain + "_" + Info.param.Profile.substr(0, 5);
+                         });
+
+/// preamble_runs' two scale TUs start with the same external includes (the
+/// stand-in torch and a third-party header): its kernel-level entry ported
+/// without an op.
+MigrationCase preambleRuns() {
+  return {"preamble_runs",
+          "tests/fixtures/upstream/preamble_runs",
+          {"pr::scale"},
+          "tests/fixtures/targets/generic_like",
+          "generic",
+          "pr",
+          {"--no-register", "pr::scale"}};
+}
+
+/// `preambleRuns()` migrated, with the stand-in and third-party headers.
+std::pair<Tree, nlohmann::json> migratePreambleRuns(const MigrationSandbox &Box,
+                                                    const std::vector<std::string> &Options,
+                                                    const std::vector<std::string> &Env = {}) {
+  std::vector<std::string> Extra = Options;
+  Extra.insert(Extra.end(), {"--no-compile-check", "--", "-isystem", stubArgs().back(), "-isystem",
+                             Box.Source + "/third_party/widelib"});
+  Tree Before = snapshotTree(Box.Target);
+  std::vector<std::string> Args =
+      migrateArgs(preambleRuns(), Box, {}, /*Stubs=*/false, /*CompileCheck=*/true);
+  Args.insert(Args.end(), {"--format", "json"});
+  Args.insert(Args.end(), Extra.begin(), Extra.end());
+  ToolResult Run = runOpmig(Args, Env);
+  EXPECT_EQ(Run.ExitCode, 0) << Run.Stdout << Run.Stderr;
+  nlohmann::json Report = Run.json();
+  EXPECT_EQ(Report["outcome"], "written") << Run.Stdout;
+  return {treeChanges(Before, snapshotTree(Box.Target)), Report["stats"]};
+}
+
+/// The rewrite's parses of the TUs that start with the shared run use the
+/// preamble the analysis built (from the cache, not built again), and are
+/// cached like the others.
+TEST(MigrateCachePreamble, RewriteParsesReuseTheAnalysisPreamble) {
+  std::string Cache = makeTempDir();
+  MigrationSandbox First(preambleRuns());
+  auto [Cold, Stats] = migratePreambleRuns(First, {"--cache-dir", Cache});
+  EXPECT_EQ(Stats["analysis"]["parses_with_preamble"], 4) << Stats.dump(1);
+  EXPECT_EQ(Stats["rewrite"]["parses_with_preamble"], 4) << Stats.dump(1);
+  ASSERT_EQ(Stats["rewrite"]["preambles"].size(), 2u) << Stats.dump(1);
+  for (const nlohmann::json &Note : Stats["rewrite"]["preambles"])
+    EXPECT_NE(Note.get<std::string>().find("from the cache"), std::string::npos) << Stats.dump(1);
+
+  MigrationSandbox Second(preambleRuns());
+  Second.Source = First.Source;
+  auto [Warm, WarmStats] = migratePreambleRuns(Second, {"--cache-dir", Cache});
+  EXPECT_EQ(WarmStats["rewrite"]["parses_run"], 0) << WarmStats.dump(1);
+  EXPECT_EQ(describeTreeDifference(Cold, Warm), "");
+
+  // Without the preamble: the same tree.
+  MigrationSandbox Plain(preambleRuns());
+  auto [Without, PlainStats] = migratePreambleRuns(Plain, {"--no-cache", "--no-preamble"});
+  EXPECT_EQ(PlainStats["rewrite"]["parses_with_preamble"], 0) << PlainStats.dump(1);
+  EXPECT_EQ(describeTreeDifference(Without, Cold), "");
+}
+
+/// The pinned torch: the sample's merge_attn_states.cu starts with the
+/// c10 includes rms_norm.cu starts with, so its parses get the preamble.
+TEST(MigrateCachePreamble, RealTorchTreeIsTheSameWithAndWithoutThePreamble) {
+  struct stat Info;
+  if (stat((pinnedTorchDir() + "/torch/version.py").c_str(), &Info) != 0)
+    GTEST_SKIP() << "no torch " << OPMIG_TORCH_VERSION << " in " << pinnedTorchDir();
+  MigrationCase C = sampleIntoCacheDit();
+  MigrationSandbox With(C), Without(C);
+  std::vector<std::string> Torch = {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + pinnedTorchDir()};
+  auto [Preamble, PreambleStats] = migrate(C, With, {"--no-cache"}, Torch, /*Stubs=*/false);
+  Torch.push_back("OPMIG_NO_PREAMBLE=1");
+  auto [Plain, PlainStats] = migrate(C, Without, {"--no-cache"}, Torch, /*Stubs=*/false);
+  EXPECT_GT(PreambleStats["rewrite"]["parses_with_preamble"].get<unsigned>(), 0u)
+      << PreambleStats.dump(1);
+  EXPECT_EQ(describeTreeDifference(Plain, Preamble), "");
+}
+
+} // namespace
+} // namespace opmig::test
