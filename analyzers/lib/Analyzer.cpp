@@ -6,6 +6,7 @@
 #include "opmig/analyze/EntryResolver.h"
 #include "opmig/analyze/ExternalClassifier.h"
 #include "opmig/analyze/FactsCache.h"
+#include "opmig/analyze/ParseBudget.h"
 #include "opmig/analyze/SourceTree.h"
 #include "opmig/analyze/SymbolClosure.h"
 #include "opmig/analyze/TUParser.h"
@@ -81,6 +82,8 @@ private:
   TUFlags flagsOf(const std::string &TU) const;
   ParseRequest requestFor(const std::string &TU, ParseSide Side) const;
   void parse(const std::vector<std::string> &TUs);
+  /// How many of `Misses` may run at once; notes it for `--verbose`.
+  unsigned parsesAtOnce(const std::vector<ParseRequest> &Misses);
   void recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache);
   void judgeRejectedTUs();
   NvccCheckRequest nvccRequestFor(const std::string &TU, const std::string &Nvcc) const;
@@ -113,6 +116,8 @@ private:
   std::optional<TokenIndex> Index;
   FactsCache Cache;
   std::optional<SharedPreambles> Preambles;
+  /// Memory available when the first parse ran, read once per analysis.
+  std::optional<std::optional<uint64_t>> Available;
   TUFacts Program;                 ///< Everything parsed so far, merged.
   std::set<std::string> ParsedTUs; ///< Absolute paths.
   std::set<std::string> SeenFiles; ///< Every file a parse read.
@@ -189,7 +194,7 @@ void Analysis::parse(const std::vector<std::string> &TUs) {
   std::vector<TUFacts> Results(Misses.size());
   std::mutex ProgressLock;
   unsigned Done = 0;
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(parsesAtOnce(Misses)));
   for (size_t I = 0; I < Misses.size(); ++I)
     Pool.async([&, I] {
       Results[I] = parseTranslationUnit(Misses[I]);
@@ -202,6 +207,23 @@ void Analysis::parse(const std::vector<std::string> &TUs) {
     Cache.store(Misses[I], Results[I]);
     recordParse(Misses[I], std::move(Results[I]), /*FromCache=*/false);
   }
+}
+
+unsigned Analysis::parsesAtOnce(const std::vector<ParseRequest> &Misses) {
+  if (Misses.empty())
+    return 1;
+  if (!Available)
+    Available = availableMemory();
+  std::vector<ParseWeight> Weights;
+  for (const ParseRequest &Request : Misses)
+    Weights.push_back(weightOfParse(Request));
+  // -j0 is one per core; a wave smaller than that needs no more workers.
+  unsigned Jobs = std::min<size_t>(llvm::hardware_concurrency(Options.Jobs).compute_thread_count(),
+                                   Misses.size());
+  ConcurrencyCap Cap = capConcurrency(Jobs, *Available, heaviest(Weights), "parse");
+  if (!llvm::is_contained(Stats.Concurrency, Cap.Why))
+    Stats.Concurrency.push_back(Cap.Why);
+  return Cap.AtOnce;
 }
 
 void Analysis::recordParse(const ParseRequest &Request, TUFacts Facts, bool FromCache) {
@@ -467,6 +489,9 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   if (Preambles) {
     R.Stats.ParsesWithPreamble = Preambles->parsesAttached();
     R.Stats.Preambles = Preambles->notes();
+    // The builds' cap first: they run before the parses.
+    R.Stats.Concurrency.insert(R.Stats.Concurrency.begin(), Preambles->concurrency().begin(),
+                               Preambles->concurrency().end());
   }
   for (const std::string &TU : ParsedTUs)
     R.Stats.ParsedTUs.push_back(Tree.relative(TU));

@@ -1,6 +1,8 @@
 #include "SharedPreambles.h"
 
+#include "opmig/analyze/ParseBudget.h"
 #include "opmig/analyze/Preamble.h"
+#include "opmig/analyze/PreamblePruning.h"
 #include "opmig/support/SourceFiles.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -85,8 +87,14 @@ std::string SharedPreambles::folder() {
   if (!Folder.empty())
     return Folder;
   Folder = Cache.preambleDir();
-  if (!Folder.empty() && !fs::create_directories(Folder))
+  if (!Folder.empty() && !fs::create_directories(Folder)) {
+    // Before this run adds its own: a torch upgrade or other flags leave
+    // preambles behind that no run will read again.
+    if (unsigned Pruned = prunePreambles(Folder, Cache))
+      Notes.push_back("removed " + std::to_string(Pruned) +
+                      " unused or outdated preamble(s) from the cache");
     return Folder;
+  }
   // No cache (or an unwritable one): a folder for this run only.
   llvm::SmallString<256> Temp;
   if (fs::createUniqueDirectory("opmig-preamble", Temp))
@@ -165,38 +173,41 @@ SharedPreambles::build(const std::string &Key, const ParseRequest &Like,
 void SharedPreambles::attach(std::vector<ParseRequest> &Parses) {
   std::map<std::string, std::vector<size_t>> Users;
   std::map<std::string, std::vector<std::string>> Runs;
+  std::vector<std::string> Keys; ///< In the order of their first parse.
   for (size_t I = 0; I < Parses.size(); ++I) {
     std::vector<std::string> Run = runFor(Parses[I]);
     if (Run.empty())
       continue;
     std::string Key = keyOf(Parses[I], Run);
+    if (Users[Key].empty())
+      Keys.push_back(Key);
     Users[Key].push_back(I);
     Runs.try_emplace(Key, std::move(Run));
   }
+  // A run is shared by at least two TUs of the tree (sharedRun), so it is
+  // built even when this wave has one parse of it (the entry's TU, first):
+  // later waves, and later runs through the cache, use it.
   std::vector<std::string> ToBuild;
-  for (const auto &[Key, Indices] : Users) {
+  std::map<std::string, std::string> NoteOf;
+  for (const std::string &Key : Keys) {
     if (Preambles.count(Key) || folder().empty())
       continue;
+    const ParseRequest &Like = Parses[Users.at(Key).front()];
     std::string Pch = folder() + "/" + Key + ".pch";
     if (std::optional<std::vector<std::string>> Inputs = Cache.lookupPreamble(Pch)) {
-      std::string Header =
-          folder() + "/" + Key + (isCudaSource(Parses[Indices.front()].MainFile) ? ".cuh" : ".h");
+      std::string Header = folder() + "/" + Key + (isCudaSource(Like.MainFile) ? ".cuh" : ".h");
       Preambles[Key] = Built{Pch, Header, std::move(*Inputs)};
-      Notes.push_back(describe(Parses[Indices.front()], Runs.at(Key)) + ": from the cache");
-    } else if (Indices.size() >= 2) {
-      ToBuild.push_back(Key); // One parse alone gains nothing from it.
+      touchPreamble(Pch); // Recently used: pruned last.
+      NoteOf[Key] = describe(Like, Runs.at(Key)) + ": from the cache";
+    } else {
+      ToBuild.push_back(Key);
     }
   }
-  std::mutex Lock;
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
-  for (const std::string &Key : ToBuild)
-    Pool.async([&, Key] {
-      auto [Result, Note] = build(Key, Parses[Users.at(Key).front()], Runs.at(Key));
-      std::lock_guard<std::mutex> Guard(Lock);
-      Preambles[Key] = std::move(Result);
-      Notes.push_back(std::move(Note));
-    });
-  Pool.wait();
+  buildAll(ToBuild, Parses, Users, Runs, NoteOf);
+  // Builds finish in any order; the notes follow the parses.
+  for (const std::string &Key : Keys)
+    if (auto It = NoteOf.find(Key); It != NoteOf.end())
+      Notes.push_back(std::move(It->second));
   for (const auto &[Key, Indices] : Users) {
     auto It = Preambles.find(Key);
     if (It == Preambles.end() || !It->second)
@@ -208,6 +219,36 @@ void SharedPreambles::attach(std::vector<ParseRequest> &Parses) {
       ++Attached;
     }
   }
+}
+
+void SharedPreambles::buildAll(const std::vector<std::string> &Keys,
+                               const std::vector<ParseRequest> &Parses,
+                               const std::map<std::string, std::vector<size_t>> &Users,
+                               const std::map<std::string, std::vector<std::string>> &Runs,
+                               std::map<std::string, std::string> &NoteOf) {
+  if (Keys.empty())
+    return;
+  // Builds run at once (host and device) as far as memory allows:
+  // bench/README.md, "Preamble builds at once or in turn", has the figures.
+  std::vector<ParseWeight> Weights;
+  for (const std::string &Key : Keys)
+    Weights.push_back(weightOfPreambleBuild(Parses[Users.at(Key).front()]));
+  unsigned Workers =
+      std::min<size_t>(llvm::hardware_concurrency(Jobs).compute_thread_count(), Keys.size());
+  ConcurrencyCap Cap =
+      capConcurrency(Workers, availableMemory(), heaviest(Weights), "preamble build");
+  if (!llvm::is_contained(Concurrency, Cap.Why))
+    Concurrency.push_back(Cap.Why);
+  std::mutex Lock;
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Cap.AtOnce));
+  for (const std::string &Key : Keys)
+    Pool.async([&, Key] {
+      auto [Result, Note] = build(Key, Parses[Users.at(Key).front()], Runs.at(Key));
+      std::lock_guard<std::mutex> Guard(Lock);
+      Preambles[Key] = std::move(Result);
+      NoteOf[Key] = std::move(Note);
+    });
+  Pool.wait();
 }
 
 } // namespace opmig::analyze

@@ -32,12 +32,16 @@ public:
   SharedPreambles(const SharedPreambles &) = delete;
   SharedPreambles &operator=(const SharedPreambles &) = delete;
 
-  /// Sets `PreamblePch` on the parses that can use one, building it when at
-  /// least two of them share it (or reusing it from the cache).
+  /// Sets `PreamblePch` on the parses that can use one, building it (or
+  /// reusing it from the cache): every run it gives is shared by at least
+  /// two TUs of the tree.
   void attach(std::vector<ParseRequest> &Parses);
 
-  /// What happened, for `--verbose`.
+  /// What happened, for `--verbose`: one note per preamble, in the order of
+  /// the parses that first used it.
   const std::vector<std::string> &notes() const { return Notes; }
+  /// How many builds ran at once and why (the memory cap), once per cap.
+  const std::vector<std::string> &concurrency() const { return Concurrency; }
   unsigned parsesAttached() const { return Attached; }
 
 private:
@@ -54,6 +58,11 @@ private:
                                                      const ParseRequest &Like,
                                                      const std::vector<std::string> &Run) const;
   std::string describe(const ParseRequest &Like, const std::vector<std::string> &Run) const;
+  /// Builds `Keys` on a pool capped by memory; their notes go to `NoteOf`.
+  void buildAll(const std::vector<std::string> &Keys, const std::vector<ParseRequest> &Parses,
+                const std::map<std::string, std::vector<size_t>> &Users,
+                const std::map<std::string, std::vector<std::string>> &Runs,
+                std::map<std::string, std::string> &NoteOf);
 
   const SourceTree &Tree;
   FactsCache &Cache;
@@ -66,6 +75,7 @@ private:
   /// By key; nullopt once a build failed, so that it is not retried.
   std::map<std::string, std::optional<Built>> Preambles;
   std::vector<std::string> Notes;
+  std::vector<std::string> Concurrency;
   unsigned Attached = 0;
 };
 

@@ -93,6 +93,27 @@ TEST(Preamble, OnlyTUsStartingWithTheSharedRunUseIt) {
   EXPECT_EQ(With["partial"], false) << With["partial_reasons"].dump(1);
 }
 
+/// Little memory: the parses and the preamble builds run one at a time, and
+/// the JSON says why; the facts stay those of an unbounded run.
+TEST(Preamble, MemoryCapsHowManyRunAtOnce) {
+  PreambleCase C{"preamble_runs", PreambleRuns, {"pr::scale"}, {}};
+  std::vector<std::string> Clang = {"-isystem", stubArgs().back(), "-isystem",
+                                    PreambleRuns + "/third_party/widelib"};
+  nlohmann::json Capped = analyze(C, true, Clang, {"OPMIG_MEMORY_AVAILABLE_MIB=300"});
+  std::vector<std::string> Notes = Capped["stats"]["concurrency"];
+  ASSERT_FALSE(Notes.empty()) << Capped["stats"].dump(1);
+  bool Builds = false, Parses = false;
+  for (const std::string &Note : Notes) {
+    EXPECT_NE(Note.find(" at a time (-j"), std::string::npos) << Note;
+    EXPECT_NE(Note.find("0.3 GiB available, ~0.2 GiB per "), std::string::npos) << Note;
+    Builds = Builds || Note.starts_with("1 preamble build at a time");
+    Parses = Parses || Note.starts_with("1 parse at a time");
+  }
+  EXPECT_TRUE(Builds && Parses) << Capped["stats"].dump(1);
+  EXPECT_EQ(Capped["stats"]["parses_with_preamble"], 4) << Capped["stats"].dump(1);
+  expectSameFacts(Capped, analyze(C, false, Clang, {}));
+}
+
 /// With the pinned PyPI torch, where the preamble matters: the same
 /// fixture, its TUs starting with <torch/all.h> and <ATen/cuda/CUDAContext.h>.
 TEST(Preamble, RealTorchFactsEqualThoseOfPlainParses) {

@@ -130,15 +130,12 @@ json renderJson(const AnalysisResult &R, const std::string &Source) {
   json Stages = json::object();
   for (const StageTime &Stage : R.Stats.Stages)
     Stages[Stage.Stage] = Stage.Seconds;
-  Doc["stats"] = {{"files_indexed", R.Stats.FilesIndexed},
-                  {"tus_in_tree", R.Stats.TUsInTree},
-                  {"tus_parsed", R.Stats.TUsParsed},
-                  {"parses_run", R.Stats.ParsesRun},
-                  {"parses_cached", R.Stats.ParsesCached},
-                  {"parses_with_preamble", R.Stats.ParsesWithPreamble},
-                  {"preambles", R.Stats.Preambles},
-                  {"parsed", R.Stats.ParsedTUs},
-                  {"seconds", Stages}};
+  Doc["stats"] = {
+      {"files_indexed", R.Stats.FilesIndexed}, {"tus_in_tree", R.Stats.TUsInTree},
+      {"tus_parsed", R.Stats.TUsParsed},       {"parses_run", R.Stats.ParsesRun},
+      {"parses_cached", R.Stats.ParsesCached}, {"parses_with_preamble", R.Stats.ParsesWithPreamble},
+      {"preambles", R.Stats.Preambles},        {"concurrency", R.Stats.Concurrency},
+      {"parsed", R.Stats.ParsedTUs},           {"seconds", Stages}};
   return Doc;
 }
 

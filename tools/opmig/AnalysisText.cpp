@@ -117,6 +117,8 @@ std::string renderText(const AnalysisResult &R, bool Verbose) {
        << R.Stats.ParsesWithPreamble << " with a shared preamble)\n";
     for (const std::string &Note : R.Stats.Preambles)
       OS << "  " << Note << "\n";
+    for (const std::string &Note : R.Stats.Concurrency)
+      OS << "  " << Note << "\n";
     for (const StageTime &Stage : R.Stats.Stages)
       OS << "  " << llvm::left_justify(Stage.Stage, 8) << llvm::format("%.3f s", Stage.Seconds)
          << "\n";

@@ -136,6 +136,8 @@ struct AnalysisStats {
   unsigned ParsesCached = 0;          ///< Parses answered from the cache.
   unsigned ParsesWithPreamble = 0;    ///< Parses run with a shared preamble.
   std::vector<std::string> Preambles; ///< How each preamble was built or found.
+  /// How many parses ran at once and why (the memory cap), once per cap.
+  std::vector<std::string> Concurrency;
   std::vector<StageTime> Stages;
 };
 
