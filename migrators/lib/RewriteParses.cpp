@@ -1,5 +1,7 @@
 #include "RewriteParses.h"
 
+#include "opmig/analyze/ParseBudget.h"
+
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/Threading.h"
 
@@ -58,7 +60,14 @@ std::vector<ParseRecord> RewriteParses::run(const std::vector<ParseJob> &Jobs) {
   std::vector<analyze::ParseRequest> WithPreambles = Requests;
   if (Preambles)
     Preambles->attach(WithPreambles);
-  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Ctx.request().Jobs));
+  // As many at once as memory allows, as the analysis' own parses.
+  std::vector<analyze::ParseWeight> Weights;
+  for (const analyze::ParseRequest &Request : WithPreambles)
+    Weights.push_back(analyze::weightOfParse(Request));
+  unsigned Workers = llvm::hardware_concurrency(Ctx.request().Jobs).compute_thread_count();
+  analyze::ConcurrencyCap Cap = analyze::capConcurrency(
+      Workers, analyze::availableMemory(), analyze::heaviest(Weights), "rewrite parse");
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Cap.AtOnce));
   for (size_t M = 0; M < Misses.size(); ++M)
     Pool.async([&, M] {
       size_t I = Misses[M];

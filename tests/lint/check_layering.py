@@ -30,6 +30,7 @@ ALLOWED = {
         "opmig/analyze/Analyzer.h",
         "opmig/analyze/CompileFlags.h",
         "opmig/analyze/FactsCache.h",
+        "opmig/analyze/ParseBudget.h",
         "opmig/analyze/PreambleAttacher.h",
         "opmig/analyze/SourceTree.h",
         "opmig/analyze/TUFacts.h",
