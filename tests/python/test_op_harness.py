@@ -498,16 +498,22 @@ class OpHarnessTest(unittest.TestCase):
         self.assertEqual(list(results), ["half"])
 
 
+def load_harness():
+    """op_harness.py as a module, for the parts that need no torch."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("op_harness", SCRIPT)
+    harness = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(harness)
+    return harness
+
+
 class PerfVerdictTest(unittest.TestCase):
     """The noise band and the verdict, from sample times alone (no torch)."""
 
     @classmethod
     def setUpClass(cls):
-        import importlib.util
-
-        spec = importlib.util.spec_from_file_location("op_harness", SCRIPT)
-        cls.harness = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(cls.harness)
+        cls.harness = load_harness()
 
     SETTINGS = {"min_band": 0.05, "band_factor": 3.0}
 
@@ -534,6 +540,91 @@ class PerfVerdictTest(unittest.TestCase):
         )
         self.assertTrue(ok, detail)
         self.assertAlmostEqual(figures["noise_band"], 0.3)
+
+
+class ScriptedCuda:
+    """`torch.cuda` as the Timer uses it, with a GPU whose start event is reached before the
+    host has queued the calls while the sleep is shorter than `needed_cycles`."""
+
+    def __init__(self, needed_cycles, cycles_per_ms=1000.0):
+        self.needed_cycles = needed_cycles
+        self.cycles_per_ms = cycles_per_ms
+        self.sleeps = []
+        cuda = self
+
+        class Event:
+            def __init__(self, enable_timing):
+                self.sleep = 0
+
+            def record(self):
+                self.sleep = cuda.sleeps[-1] if cuda.sleeps else 0
+
+            def query(self):
+                return self.sleep < cuda.needed_cycles
+
+            def synchronize(self):
+                pass
+
+            def elapsed_time(self, end):
+                return end.sleep / cuda.cycles_per_ms or 1.0
+
+        self.Event = Event
+
+    def _sleep(self, cycles):
+        self.sleeps.append(cycles)
+
+    def synchronize(self):
+        pass
+
+
+class TimerTest(unittest.TestCase):
+    """The Timer's check that a sample timed the kernels, not the host (no GPU: a scripted
+    `torch.cuda`; the real one is run on the GPU machine, docs/gpu-runs.md)."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.harness = load_harness()
+
+    def timer(self, cuda):
+        torch = type("Torch", (), {"cuda": cuda})
+        return self.harness.Timer(torch, "cuda:0", 0)
+
+    def test_a_sleep_too_short_is_doubled_until_the_calls_are_queued(self):
+        cuda = ScriptedCuda(needed_cycles=500)
+        timer = self.timer(cuda)
+        cuda.sleeps.clear()
+        timer.time(lambda: None, 10, False, host_ms=0.1)
+        # 1000 cycles/ms x (margin x 0.1 ms + 0.05 ms): 250, then 450, then 850 (queued).
+        self.assertEqual(cuda.sleeps, [250, 450, 850])
+        self.assertEqual(timer.host_bound, 0)
+        self.assertEqual(timer.margin, 8.0, "later samples keep the longer sleep")
+
+    def test_a_sample_never_queued_counts_as_host_bound(self):
+        cuda = ScriptedCuda(needed_cycles=10**9)
+        timer = self.timer(cuda)
+        cuda.sleeps.clear()
+        timer.time(lambda: None, 10, False, host_ms=0.1)
+        self.assertEqual(len(cuda.sleeps), self.harness.Timer.RETRIES)
+        self.assertEqual(timer.host_bound, 1)
+
+    def test_calibration_keeps_the_fastest_rate_after_a_warm_up(self):
+        rates = iter([250.0, 1000.0, 800.0])  # the first timed sleep was stretched by the host
+
+        class Cuda(ScriptedCuda):
+            def __init__(self):
+                super().__init__(needed_cycles=0)
+                Event = self.Event
+
+                class Timed(Event):
+                    def elapsed_time(self, end):
+                        return 1_000_000 / next(rates)
+
+                self.Event = Timed
+
+        cuda = Cuda()
+        timer = self.timer(cuda)
+        self.assertEqual(cuda.sleeps[0], 1000, "the kernel is loaded before it is timed")
+        self.assertEqual(timer.cycles_per_ms, 1000.0)
 
 
 if __name__ == "__main__":
