@@ -604,8 +604,13 @@ class TimerTest(unittest.TestCase):
         timer = self.timer(cuda)
         cuda.sleeps.clear()
         timer.time(lambda: None, 10, False, host_ms=0.1)
-        self.assertEqual(len(cuda.sleeps), self.harness.Timer.RETRIES)
+        # margins 2, 4, ... 64: six tries, then the sample is taken as it is.
+        self.assertEqual(len(cuda.sleeps), 6)
         self.assertEqual(timer.host_bound, 1)
+        cuda.sleeps.clear()
+        timer.time(lambda: None, 10, False, host_ms=0.1)
+        self.assertEqual(cuda.sleeps, [6450], "the margin stops growing: one try at the cap")
+        self.assertEqual(timer.host_bound, 2)
 
     def test_calibration_keeps_the_fastest_rate_after_a_warm_up(self):
         rates = iter([250.0, 1000.0, 800.0])  # the first timed sleep was stretched by the host

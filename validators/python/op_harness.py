@@ -779,11 +779,11 @@ class Timer:
     on one side, a C++ kernel on the other) is not the migration's to answer for here.
     Whether the sleep was long enough is checked, not assumed: if the GPU reached the start
     event before the host had queued every call, the sample timed the host, so it is taken
-    again behind a sleep twice as long; `host_bound` counts the samples that never were
-    (an op that synchronizes, say).
+    again behind a sleep twice as long, up to `MAX_MARGIN` times the host's time; `host_bound`
+    counts the samples that were not queued even then (an op that synchronizes, say).
     """
 
-    RETRIES = 4
+    MAX_MARGIN = 64.0  # an op that synchronizes is never queued: its sleeps must stay short
 
     def __init__(self, torch, device, flush_bytes):
         self.torch = torch
@@ -829,13 +829,14 @@ class Timer:
     def time(self, run, count, flush, host_ms=0.0):
         if not self.cuda:
             return self.host_ms(run, count) / count
-        for _ in range(self.RETRIES):
+        while True:
             ms, queued = self.time_queued(run, count, flush, host_ms)
             if queued or not self.cycles_per_ms:
                 return ms
+            if self.margin >= self.MAX_MARGIN:
+                self.host_bound += 1
+                return ms
             self.margin *= 2
-        self.host_bound += 1
-        return ms
 
     def time_queued(self, run, count, flush, host_ms):
         """(ms per call, whether every call was queued before the GPU reached them)."""
