@@ -27,6 +27,7 @@
 //   imports-every-package    {name} {package} {file}
 //   forbidden-import         {module} {pattern} {function}
 //   raises-with-message      {function} {exception}
+//   asserted-names           {name}
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +57,7 @@ const std::vector<CheckSpec> &pythonChecks() {
   static const std::vector<CheckSpec> Checks = {
       {"all-equals-public-names", {}},
       {"all-lists-public-functions", {}},
+      {"asserted-names", {{"names", ParamType::StringList, true}}},
       {"call-string-argument",
        {{"call", ParamType::String, true},
         {"argument", ParamType::Integer, false},
@@ -169,6 +171,8 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
     Params["file_index"] = Files.indexOf(stringParam(R, "file"));
   if (Check == "registered-in")
     addRegistries(R, Repo, Files, Params);
+  if (Check == "asserted-names")
+    Params["names"] = listParam(R, "names");
   return Params;
 }
 

@@ -59,6 +59,20 @@ llvm::Error validateRequiredNames(const Rule &R) {
   return llvm::Error::success();
 }
 
+/// asserted-names: `*` stands for a run of characters, so a name of stars
+/// alone is named by any string, and a name is one word of a string.
+llvm::Error validateAssertedNames(const Rule &R) {
+  for (const std::string &Name : listParam(R, "names")) {
+    if (llvm::StringRef(Name).trim('*').empty())
+      return problem(R, "names",
+                     "the name '" + Name + "' is all '*': it names nothing in particular");
+    if (llvm::StringRef(Name).find_first_of(" \t\n") != llvm::StringRef::npos)
+      return problem(R, "names",
+                     "the name '" + Name + "' holds white space; give one name or path per entry");
+  }
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<Registry> registriesOf(const Rule &R) {
@@ -78,6 +92,8 @@ llvm::Error validatePythonParams(const Rule &R) {
     return validateRegisteredIn(R);
   if (Check == "required-names")
     return validateRequiredNames(R);
+  if (Check == "asserted-names")
+    return validateAssertedNames(R);
   return llvm::Error::success();
 }
 

@@ -26,6 +26,7 @@ import gc
 import json
 import multiprocessing
 import os
+import re
 import sys
 import warnings
 
@@ -1429,6 +1430,79 @@ def test_functions(module, params, context):
         )
 
 
+def asserts(module, node):
+    """Whether `node` asserts: an `assert`, `pytest.raises` / `pytest.fail`,
+    or a `self.assert*` call."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Assert):
+            return True
+        if isinstance(child, ast.Call):
+            if module.names(child.func, "pytest.raises") or module.names(child.func, "pytest.fail"):
+                return True
+            name = dotted(child.func) or ""
+            if name.startswith("self.assert"):
+                return True
+    return False
+
+
+def asserted_strings(module):
+    """The string constants of the tests that assert, with those of the
+    module-level helpers and constants they name (`REMOVED = (...)` looped
+    over by the test), transitively."""
+    definitions = {}
+    for statement in module.tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            definitions.setdefault(statement.name, statement)
+        for name in assignment_targets(statement):
+            definitions.setdefault(name.id, statement)
+    strings = set()
+    for _, function in test_definitions(module):
+        closure, pending, seen = [], [function], set()
+        while pending:
+            node = pending.pop()
+            closure.append(node)
+            names, _ = used_names(module, node)
+            for name in names:
+                if name in definitions and name not in seen:
+                    seen.add(name)
+                    pending.append(definitions[name])
+        if any(asserts(module, node) for node in closure):
+            for node in closure:
+                strings |= used_names(module, node)[1]
+    return strings
+
+
+def name_pattern(name):
+    """A regex for a required name: `*` stands for any run of characters
+    but white space (`_select_*_backend` is named by `_select_cuda_backend`
+    and by the pattern `_select_\\w+_backend`)."""
+    return "\\S*".join(re.escape(part) for part in name.split("*"))
+
+
+def mentions_name(name, strings, segments):
+    """Whether one of the asserted `strings` names `name`. A path ending in
+    `.py` is also named by its dotted module (`cache_dit.kernels.backend`),
+    or by its segments each standing as a string or a segment of one
+    (`ROOT / "kernels" / "backend.py"`)."""
+    patterns = [name_pattern(name)]
+    if name.endswith(".py") and "*" not in name:
+        dotted_module = re.escape(name[: -len(".py")].replace("/", "."))
+        patterns.append(dotted_module + "(?![A-Za-z0-9_])")
+        if all(part in segments for part in name.split("/")):
+            return True
+    return any(re.search(pattern, text) for pattern in patterns for text in strings)
+
+
+def asserted_names(module, params, context):
+    """Each of `names` that no asserting test of the file names in a string:
+    a finding about the whole file (line 0)."""
+    strings = asserted_strings(module)
+    segments = {part for text in strings for part in text.split("/") if part}
+    for name in params.get("names", []):
+        if not mentions_name(name, strings, segments):
+            yield {"line": 0, "column": 0, "captures": {"name": name}}
+
+
 def parse_path(path):
     """A module read from disk, or None when it cannot be read or parsed
     (its own rules report that when it is one of their files)."""
@@ -1555,6 +1629,7 @@ class Context:
 
 CHECKS = {
     "all-equals-public-names": all_equals_public_names,
+    "asserted-names": asserted_names,
     "all-lists-public-functions": all_lists_public_functions,
     "call-string-argument": call_string_argument,
     "decorated-function-name": decorated_function_name,
