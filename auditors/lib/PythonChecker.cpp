@@ -28,6 +28,7 @@
 //   forbidden-import         {module} {pattern} {function}
 //   raises-with-message      {function} {exception}
 //   asserted-names           {name}
+//   extension-sources        {file} {dir} {extension} {host} {others}
 //
 //===----------------------------------------------------------------------===//
 
@@ -73,6 +74,8 @@ const std::vector<CheckSpec> &pythonChecks() {
       {"defines-have-fakes",
        {{"define", ParamType::String, false}, {"fake", ParamType::String, false}}},
       {"exported-in", {{"file", ParamType::String, true}}},
+      {"extension-sources",
+       {{"root", ParamType::String, true}, {"extensions", ParamType::StringList, false}}},
       {"forbidden-import", {{"modules", ParamType::RegexList, true}}},
       {"forbidden-names", {{"names", ParamType::RegexList, true}}},
       {"function-pointer-pattern", {{"raises", ParamType::String, false}}},
@@ -159,7 +162,7 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
   nlohmann::json Params = nlohmann::json::object();
   for (const char *Key :
        {"call", "decorator", "keyword", "prefix", "guard", "guard-device-type", "function", "file",
-        "raises", "registers", "define", "fake", "name", "exception"})
+        "raises", "registers", "define", "fake", "name", "exception", "root"})
     if (std::string Value = stringParam(R, Key); !Value.empty())
       Params[Key] = Value;
   Params["argument"] = integerParam(R, "argument");
@@ -173,6 +176,8 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
     addRegistries(R, Repo, Files, Params);
   if (Check == "asserted-names")
     Params["names"] = listParam(R, "names");
+  if (Check == "extension-sources")
+    Params["extensions"] = listParam(R, "extensions");
   return Params;
 }
 

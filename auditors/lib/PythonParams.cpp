@@ -73,6 +73,21 @@ llvm::Error validateAssertedNames(const Rule &R) {
   return llvm::Error::success();
 }
 
+/// extension-sources: `extensions` maps a native folder to the extension
+/// module that hosts it.
+llvm::Error validateExtensionSources(const Rule &R) {
+  for (const std::string &Entry : listParam(R, "extensions"))
+    if (auto [Dir, Module] = llvm::StringRef(Entry).split('=');
+        Dir.empty() || Module.empty() || Dir.contains('/'))
+      return problem(R, "extensions",
+                     "each 'extensions' entry must be FOLDER=MODULE (attn=cache_dit._C_attn), "
+                     "not '" +
+                         Entry + "'");
+  if (llvm::StringRef(stringParam(R, "root")).trim('/').empty())
+    return problem(R, "root", "'root' must name the folder of the native families (csrc/kernels)");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<Registry> registriesOf(const Rule &R) {
@@ -94,6 +109,8 @@ llvm::Error validatePythonParams(const Rule &R) {
     return validateRequiredNames(R);
   if (Check == "asserted-names")
     return validateAssertedNames(R);
+  if (Check == "extension-sources")
+    return validateExtensionSources(R);
   return llvm::Error::success();
 }
 
