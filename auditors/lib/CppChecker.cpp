@@ -9,6 +9,7 @@
 //   macro-unique-argument        {macro} {argument} {others}
 //   macro-argument               {macro} {argument}
 //   namespace-follows-directory  {name} {kind} {namespace} {actual} {dir} {extension}
+//   bindings-from-own-family     {name} {function} {dir} {families} {declared}
 //
 // `namespace` may name `{extension}`: the extension that hosts the folder,
 // from `extensions` (`svdq=svdquant`: csrc/kernels/svdq/ is compiled into
@@ -19,6 +20,7 @@
 #include "CheckParams.h"
 #include "CheckerSupport.h"
 #include "Checkers.h"
+#include "CppBindingScanner.h"
 #include "CppDefinitionScanner.h"
 #include "CppMacroScanner.h"
 #include "MatchParams.h"
@@ -39,6 +41,8 @@ namespace {
 
 const std::vector<CheckSpec> &cppChecks() {
   static const std::vector<CheckSpec> Checks = {
+      {"bindings-from-own-family",
+       {{"root", ParamType::String, true}, {"ignore", ParamType::RegexList, false}}},
       {"macro-argument",
        {{"macro", ParamType::String, true},
         {"macros", ParamType::StringList, false},
@@ -67,6 +71,11 @@ bool isCppFile(llvm::StringRef Path) {
   return llvm::is_contained({".c", ".cc", ".cpp", ".cxx", ".c++", ".cu", ".cuh", ".h", ".hh",
                              ".hpp", ".hxx", ".inl", ".ipp", ".tcc"},
                             Extension);
+}
+
+bool isHeader(llvm::StringRef Path) {
+  return llvm::is_contained({".h", ".hh", ".hpp", ".hxx", ".cuh"},
+                            llvm::sys::path::extension(Path));
 }
 
 /// The macros a macro check looks for: `macro` and `macros`.
@@ -100,8 +109,12 @@ public:
   llvm::Error check(const Repository &Repo, llvm::ArrayRef<const Rule *> Rules,
                     std::vector<Finding> &Out) const override {
     std::vector<const Rule *> MacroRules, NamespaceRules;
-    for (const Rule *R : Rules)
-      (checkName(*R) == "namespace-follows-directory" ? NamespaceRules : MacroRules).push_back(R);
+    for (const Rule *R : Rules) {
+      if (checkName(*R) == "bindings-from-own-family")
+        checkBindings(*R, Repo, Out);
+      else
+        (checkName(*R) == "namespace-follows-directory" ? NamespaceRules : MacroRules).push_back(R);
+    }
     InvocationMap Invocations = scanMacros(Repo, MacroRules);
     for (const Rule *R : MacroRules)
       checkMacroRule(*R, Invocations, Out);
@@ -225,6 +238,66 @@ private:
         continue;
       Out.push_back(makeFinding(R, *At.File, At.Invocation->Line, At.Invocation->Column,
                                 {{"macro", At.Invocation->Macro}, {"argument", Argument}}));
+    }
+  }
+
+  /// Where each function is declared: name -> family -> first `file:line`.
+  using Declarations = std::map<std::string, std::map<std::string, std::string>>;
+
+  /// The functions every file under `root` declares, by family.
+  static Declarations declarationsUnder(const Rule &R, const Repository &Repo) {
+    Declarations Found;
+    for (const std::string &File : Repo.files()) {
+      std::string Family = domainOf(R, File);
+      if (Family.empty() || !isCppFile(File))
+        continue;
+      if (std::optional<std::string> Text = Repo.text(File))
+        for (const DeclaredFunction &D : scanDeclaredFunctions(*Text)) {
+          // A header's declaration is the one to cite, over a definition.
+          auto [It, Inserted] =
+              Found[D.Name].try_emplace(Family, File + ":" + std::to_string(D.Line));
+          if (!Inserted && isHeader(File) &&
+              !isHeader(llvm::StringRef(It->second).rsplit(':').first))
+            It->second = File + ":" + std::to_string(D.Line);
+        }
+    }
+    return Found;
+  }
+
+  /// bindings-from-own-family: a `.def` in a file of family A binding a
+  /// function that only other families declare.
+  static void checkBindings(const Rule &R, const Repository &Repo, std::vector<Finding> &Out) {
+    std::vector<llvm::Regex> Ignored;
+    for (const std::string &Pattern : listParam(R, "ignore"))
+      Ignored.push_back(compileRegex(Pattern));
+    std::optional<Declarations> Declared;
+    for (const std::string &File : Repo.files()) {
+      std::string Family = domainOf(R, File);
+      if (Family.empty() || !isCppFile(File) || !appliesTo(R, File))
+        continue;
+      std::optional<std::string> Text = Repo.text(File);
+      if (!Text)
+        continue;
+      for (const BoundFunction &Bound : scanBoundFunctions(*Text)) {
+        if (llvm::any_of(Ignored, [&](llvm::Regex &Re) { return Re.match(Bound.Target); }))
+          continue;
+        if (!Declared)
+          Declared = declarationsUnder(R, Repo);
+        auto It = Declared->find(Bound.Name);
+        // Declared nowhere under root (torch, a lambda's helper), or by the
+        // binding TU's own family: not judged.
+        if (It == Declared->end() || It->second.count(Family))
+          continue;
+        std::vector<std::string> Families;
+        for (const auto &Entry : It->second)
+          Families.push_back(Entry.first);
+        Out.push_back(makeFinding(R, File, Bound.Line, Bound.Column,
+                                  {{"name", Bound.PythonName},
+                                   {"function", Bound.Target},
+                                   {"dir", Family},
+                                   {"families", llvm::join(Families, ", ")},
+                                   {"declared", It->second.begin()->second}}));
+      }
     }
   }
 

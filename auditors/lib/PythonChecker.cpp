@@ -27,6 +27,8 @@
 //   imports-every-package    {name} {package} {file}
 //   forbidden-import         {module} {pattern} {function}
 //   raises-with-message      {function} {exception}
+//   asserted-names           {name}
+//   extension-sources        {file} {dir} {extension} {host} {others}
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,6 +58,7 @@ const std::vector<CheckSpec> &pythonChecks() {
   static const std::vector<CheckSpec> Checks = {
       {"all-equals-public-names", {}},
       {"all-lists-public-functions", {}},
+      {"asserted-names", {{"names", ParamType::StringList, true}}},
       {"call-string-argument",
        {{"call", ParamType::String, true},
         {"argument", ParamType::Integer, false},
@@ -71,6 +74,8 @@ const std::vector<CheckSpec> &pythonChecks() {
       {"defines-have-fakes",
        {{"define", ParamType::String, false}, {"fake", ParamType::String, false}}},
       {"exported-in", {{"file", ParamType::String, true}}},
+      {"extension-sources",
+       {{"root", ParamType::String, true}, {"extensions", ParamType::StringList, false}}},
       {"forbidden-import", {{"modules", ParamType::RegexList, true}}},
       {"forbidden-names", {{"names", ParamType::RegexList, true}}},
       {"function-pointer-pattern", {{"raises", ParamType::String, false}}},
@@ -157,7 +162,7 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
   nlohmann::json Params = nlohmann::json::object();
   for (const char *Key :
        {"call", "decorator", "keyword", "prefix", "guard", "guard-device-type", "function", "file",
-        "raises", "registers", "define", "fake", "name", "exception"})
+        "raises", "registers", "define", "fake", "name", "exception", "root"})
     if (std::string Value = stringParam(R, Key); !Value.empty())
       Params[Key] = Value;
   Params["argument"] = integerParam(R, "argument");
@@ -169,6 +174,10 @@ nlohmann::json paramsFor(const Rule &R, const Repository &Repo, FileTable &Files
     Params["file_index"] = Files.indexOf(stringParam(R, "file"));
   if (Check == "registered-in")
     addRegistries(R, Repo, Files, Params);
+  if (Check == "asserted-names")
+    Params["names"] = listParam(R, "names");
+  if (Check == "extension-sources")
+    Params["extensions"] = listParam(R, "extensions");
   return Params;
 }
 

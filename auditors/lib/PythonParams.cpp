@@ -59,6 +59,35 @@ llvm::Error validateRequiredNames(const Rule &R) {
   return llvm::Error::success();
 }
 
+/// asserted-names: `*` stands for a run of characters, so a name of stars
+/// alone is named by any string, and a name is one word of a string.
+llvm::Error validateAssertedNames(const Rule &R) {
+  for (const std::string &Name : listParam(R, "names")) {
+    if (llvm::StringRef(Name).trim('*').empty())
+      return problem(R, "names",
+                     "the name '" + Name + "' is all '*': it names nothing in particular");
+    if (llvm::StringRef(Name).find_first_of(" \t\n") != llvm::StringRef::npos)
+      return problem(R, "names",
+                     "the name '" + Name + "' holds white space; give one name or path per entry");
+  }
+  return llvm::Error::success();
+}
+
+/// extension-sources: `extensions` maps a native folder to the extension
+/// module that hosts it.
+llvm::Error validateExtensionSources(const Rule &R) {
+  for (const std::string &Entry : listParam(R, "extensions"))
+    if (auto [Dir, Module] = llvm::StringRef(Entry).split('=');
+        Dir.empty() || Module.empty() || Dir.contains('/'))
+      return problem(R, "extensions",
+                     "each 'extensions' entry must be FOLDER=MODULE (attn=cache_dit._C_attn), "
+                     "not '" +
+                         Entry + "'");
+  if (llvm::StringRef(stringParam(R, "root")).trim('/').empty())
+    return problem(R, "root", "'root' must name the folder of the native families (csrc/kernels)");
+  return llvm::Error::success();
+}
+
 } // namespace
 
 std::vector<Registry> registriesOf(const Rule &R) {
@@ -78,6 +107,10 @@ llvm::Error validatePythonParams(const Rule &R) {
     return validateRegisteredIn(R);
   if (Check == "required-names")
     return validateRequiredNames(R);
+  if (Check == "asserted-names")
+    return validateAssertedNames(R);
+  if (Check == "extension-sources")
+    return validateExtensionSources(R);
   return llvm::Error::success();
 }
 

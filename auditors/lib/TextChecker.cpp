@@ -14,13 +14,21 @@
 // file (`---` lines), empty without one: a page copied from a published
 // manual says where it came from, and its example paths are the publisher's.
 //
+// `path-reference: N` turns the rule around: group N of a match is a
+// repository-relative path, and the match is a finding only when that path
+// names no file or folder of the audited tree. A pattern is no reference
+// (`<domain>`, `{op}`, `*`, `[...]`, `...`); a pytest node id, a line or an
+// anchor after the path (`::test_x`, `:12`, `#L3`) is dropped first.
+//
 //===----------------------------------------------------------------------===//
 
+#include "CheckParams.h"
 #include "Checkers.h"
 #include "MatchParams.h"
 #include "opmig/audit/RegexSyntax.h"
 
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 
 namespace opmig::audit {
 
@@ -57,6 +65,18 @@ private:
   std::string Heading, LeadIn;
 };
 
+/// The path a `path-reference` group names, or "" for a pattern.
+std::string referencedPath(llvm::StringRef Text) {
+  if (Text.find_first_of("<>{}*?[]") != llvm::StringRef::npos || Text.contains("...") ||
+      Text.contains("\u2026"))
+    return "";
+  Text = Text.split("::").first.split('#').first;
+  if (size_t Colon = Text.find(':');
+      Colon != llvm::StringRef::npos && Colon + 1 < Text.size() && llvm::isDigit(Text[Colon + 1]))
+    Text = Text.take_front(Colon);
+  return Text.rtrim("/.,;").str();
+}
+
 /// The `url:` or `source:` value of the front matter that opens `Text`
 /// (a `---` first line, the block closed by another `---`), else "".
 std::string frontMatterOrigin(llvm::StringRef Text) {
@@ -77,15 +97,33 @@ std::string frontMatterOrigin(llvm::StringRef Text) {
   return "";
 }
 
+/// `path-reference`'s group (a number, or a YAML scalar of digits); 0 when
+/// absent or not a positive number.
+unsigned pathGroup(const Rule &R) { return integerParam(R, "path-reference", 0); }
+
+/// path-reference: whether `Group` is a reference to a path the tree does
+/// not hold; `{path}` is the path as checked.
+bool isMissing(const Repository &Repo, llvm::StringRef Group,
+               std::map<std::string, std::string> &Captures) {
+  std::string Path = referencedPath(Group);
+  Captures["path"] = Path;
+  return !Path.empty() && !Repo.exists(Path);
+}
+
 class TextChecker : public Checker {
 public:
   const char *kind() const override { return "text"; }
 
   llvm::Error validate(const Rule &R) const override {
     MatchParams P(R);
-    if (llvm::Error E = P.allowOnly({"regex", "ignore-regex"}))
+    if (llvm::Error E = P.allowOnly({"regex", "ignore-regex", "path-reference"}))
       return E;
-    if (llvm::Error E = P.regex("regex", true))
+    unsigned Group = pathGroup(R);
+    if (P.has("path-reference") && Group == 0)
+      return P.error("path-reference",
+                     "'path-reference' must be the number of the regex group holding the path "
+                     "(1 or more)");
+    if (llvm::Error E = P.regex("regex", true, Group))
       return E;
     return P.regex("ignore-regex", false);
   }
@@ -100,14 +138,17 @@ public:
       for (const std::string &File : Repo.files())
         if (appliesTo(*R, File))
           if (std::optional<std::string> Text = Repo.text(File))
-            checkText(*R, Pattern, Ignore ? &*Ignore : nullptr, File, *Text, Out);
+            checkText(*R, Repo, Pattern, Ignore ? &*Ignore : nullptr, File, *Text, Out);
     }
     return llvm::Error::success();
   }
 
 private:
-  static void checkText(const Rule &R, const llvm::Regex &Pattern, const llvm::Regex *Ignore,
-                        const std::string &File, llvm::StringRef Text, std::vector<Finding> &Out) {
+  static void checkText(const Rule &R, const Repository &Repo, const llvm::Regex &Pattern,
+                        const llvm::Regex *Ignore, const std::string &File, llvm::StringRef Text,
+                        std::vector<Finding> &Out) {
+    unsigned PathGroup =
+        R.Match.contains("path-reference") ? R.Match["path-reference"].get<unsigned>() : 0;
     bool Anchored = llvm::StringRef(R.Match["regex"].get<std::string>()).starts_with("^");
     unsigned LineNo = 0;
     LineContext Context;
@@ -129,7 +170,8 @@ private:
         for (size_t G = 1; G < Groups.size(); ++G)
           Captures[std::to_string(G)] = Groups[G].str();
         size_t Column = Groups[0].data() - Line.data();
-        Out.push_back(makeFinding(R, File, LineNo, Column + 1, Captures));
+        if (PathGroup == 0 || isMissing(Repo, Groups[PathGroup], Captures))
+          Out.push_back(makeFinding(R, File, LineNo, Column + 1, Captures));
         // An anchored pattern matches once per line (llvm::Regex would take
         // the rest of the line for a new start); an empty match must still
         // move on, or the loop would not end.

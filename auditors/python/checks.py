@@ -23,9 +23,11 @@ the same in every kind of rule; the other checks return findings.
 
 import ast
 import gc
+import glob
 import json
 import multiprocessing
 import os
+import re
 import sys
 import warnings
 
@@ -1429,6 +1431,363 @@ def test_functions(module, params, context):
         )
 
 
+def asserts(module, node):
+    """Whether `node` asserts: an `assert`, `pytest.raises` / `pytest.fail`,
+    or a `self.assert*` call."""
+    for child in ast.walk(node):
+        if isinstance(child, ast.Assert):
+            return True
+        if isinstance(child, ast.Call):
+            if module.names(child.func, "pytest.raises") or module.names(child.func, "pytest.fail"):
+                return True
+            name = dotted(child.func) or ""
+            if name.startswith("self.assert"):
+                return True
+    return False
+
+
+def asserted_strings(module):
+    """The string constants of the tests that assert, with those of the
+    module-level helpers and constants they name (`REMOVED = (...)` looped
+    over by the test), transitively."""
+    definitions = {}
+    for statement in module.tree.body:
+        if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            definitions.setdefault(statement.name, statement)
+        for name in assignment_targets(statement):
+            definitions.setdefault(name.id, statement)
+    strings = set()
+    for _, function in test_definitions(module):
+        closure, pending, seen = [], [function], set()
+        while pending:
+            node = pending.pop()
+            closure.append(node)
+            names, _ = used_names(module, node)
+            for name in names:
+                if name in definitions and name not in seen:
+                    seen.add(name)
+                    pending.append(definitions[name])
+        if any(asserts(module, node) for node in closure):
+            for node in closure:
+                strings |= used_names(module, node)[1]
+    return strings
+
+
+def name_pattern(name):
+    """A regex for a required name: `*` stands for any run of characters
+    but white space (`_select_*_backend` is named by `_select_cuda_backend`
+    and by the pattern `_select_\\w+_backend`)."""
+    return "\\S*".join(re.escape(part) for part in name.split("*"))
+
+
+def mentions_name(name, strings, segments):
+    """Whether one of the asserted `strings` names `name`. A path ending in
+    `.py` is also named by its dotted module (`cache_dit.kernels.backend`),
+    or by its segments each standing as a string or a segment of one
+    (`ROOT / "kernels" / "backend.py"`)."""
+    patterns = [name_pattern(name)]
+    if name.endswith(".py") and "*" not in name:
+        dotted_module = re.escape(name[: -len(".py")].replace("/", "."))
+        patterns.append(dotted_module + "(?![A-Za-z0-9_])")
+        if all(part in segments for part in name.split("/")):
+            return True
+    return any(re.search(pattern, text) for pattern in patterns for text in strings)
+
+
+def asserted_names(module, params, context):
+    """Each of `names` that no asserting test of the file names in a string:
+    a finding about the whole file (line 0)."""
+    strings = asserted_strings(module)
+    segments = {part for text in strings for part in text.split("/") if part}
+    for name in params.get("names", []):
+        if not mentions_name(name, strings, segments):
+            yield {"line": 0, "column": 0, "captures": {"name": name}}
+
+
+class SourceLists:
+    """What `setup.py` gives an extension as `sources`, evaluated as far as
+    a parse allows: literals, f-strings and `+` of them, list and tuple
+    displays with `*` splices, comprehensions over literals, the module's
+    constants and its own functions (a `return` of a local list built by
+    assignments, `+=`, `append` and `extend`, every branch taken), path
+    joins (`os.path.join`, `Path / "x"`, a base it cannot evaluate, such as
+    `ROOT_DIR`, being the repository root) and globs (`glob.glob`,
+    `Path.glob`, `rglob`), expanded on disk. What it cannot evaluate adds
+    nothing. Values are (value, node) pairs, the node giving the line."""
+
+    def __init__(self, module, folder):
+        self.module = module
+        self.folder = folder
+        self.functions = {}
+        self.constants = {}
+        for statement in module.tree.body:
+            if isinstance(statement, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[statement.name] = statement
+            elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+                if isinstance(target, ast.Name):
+                    self.constants[target.id] = statement.value
+        self.active = set()
+
+    def single(self, node, env):
+        """The one value `node` evaluates to, else None."""
+        values = self.values(node, env)
+        return values[0][0] if values is not None and len(values) == 1 else None
+
+    def values(self, node, env):
+        """The list of (value, node) that `node` evaluates to; None when
+        unknown. A scalar is a list of one."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, int)):
+            return [(node.value, node)]
+        if isinstance(node, ast.JoinedStr):
+            return self.formatted(node, env)
+        if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+            found = []
+            for element in node.elts:
+                inner = element.value if isinstance(element, ast.Starred) else element
+                found.extend(self.values(inner, env) or [])
+            return found
+        if isinstance(node, ast.BinOp):
+            return self.binary(node, env)
+        if isinstance(node, ast.Name):
+            return self.name(node.id, env)
+        if isinstance(node, (ast.ListComp, ast.GeneratorExp, ast.SetComp)):
+            return self.comprehension(node, node.generators, env)
+        if isinstance(node, ast.Call):
+            return self.call(node, env)
+        return None
+
+    def formatted(self, node, env):
+        parts = []
+        for value in node.values:
+            if isinstance(value, ast.FormattedValue):
+                if value.format_spec is not None:
+                    return None
+                value = value.value
+            part = self.single(value, env)
+            if part is None:
+                return None
+            parts.append(str(part))
+        return [("".join(parts), node)]
+
+    def binary(self, node, env):
+        if isinstance(node.op, ast.Div):
+            left = self.single(node.left, env)
+            right = self.single(node.right, env)
+            if right is None:
+                return None
+            return [(str(right) if left is None else str(left) + "/" + str(right), node)]
+        if isinstance(node.op, ast.Add):
+            left, right = self.values(node.left, env), self.values(node.right, env)
+            if left is None or right is None:
+                return left or right
+            lists = (ast.List, ast.Tuple, ast.ListComp, ast.GeneratorExp, ast.Call)
+            scalars = len(left) == 1 and len(right) == 1
+            if scalars and not isinstance(node.left, lists) and not isinstance(node.right, lists):
+                return [(str(left[0][0]) + str(right[0][0]), node)]
+            return left + right
+        return None
+
+    def name(self, name, env):
+        if name in env:
+            return env[name]
+        if name in self.constants and name not in self.active:
+            self.active.add(name)
+            try:
+                return self.values(self.constants[name], {})
+            finally:
+                self.active.discard(name)
+        return None
+
+    def comprehension(self, node, generators, env):
+        if not generators:
+            return self.values(node.elt, env)
+        generator = generators[0]
+        items = self.values(generator.iter, env)
+        if items is None or not isinstance(generator.target, ast.Name):
+            return None
+        found = []
+        for item in items:
+            inner = dict(env)
+            inner[generator.target.id] = [item]
+            found.extend(self.comprehension(node, generators[1:], inner) or [])
+        return found
+
+    def call(self, node, env):
+        name = dotted(node.func) or ""
+        last = last_part(name)
+        arguments = [self.values(argument, env) for argument in node.args]
+        if name in self.functions:
+            return self.function(self.functions[name])
+        if last in ("sorted", "list", "tuple", "set", "str", "fspath", "Path", "PurePath"):
+            if last in ("Path", "PurePath") and len(node.args) > 1:
+                return self.joined(node, node.args, env)
+            return arguments[0] if arguments else None
+        if name in ("os.path.join", "path.join", "join", "posixpath.join"):
+            return self.joined(node, node.args, env)
+        bare_glob = isinstance(node.func, ast.Name) and last in ("glob", "iglob")
+        if bare_glob or name in ("glob.glob", "glob.iglob"):
+            pattern = self.single(node.args[0], env) if node.args else None
+            return self.expanded(pattern, node)
+        if isinstance(node.func, ast.Attribute):
+            return self.method(node, env)
+        return None
+
+    def method(self, node, env):
+        """`base.glob(p)`, `base.rglob(p)`, and calls that keep the path
+        (`relative_to`, `as_posix`, `resolve`)."""
+        attribute = node.func.attr
+        base = self.single(node.func.value, env)
+        if attribute in ("glob", "rglob") and node.args:
+            pattern = self.single(node.args[0], env)
+            if pattern is None:
+                return None
+            if attribute == "rglob":
+                pattern = "**/" + pattern
+            return self.expanded(pattern if base is None else str(base) + "/" + pattern, node)
+        if attribute in ("relative_to", "as_posix", "resolve", "absolute"):
+            return self.values(node.func.value, env)
+        return None
+
+    def joined(self, node, arguments, env):
+        parts = [self.single(argument, env) for argument in arguments]
+        # An unknown base (`ROOT_DIR`) is the repository root.
+        while parts and parts[0] is None:
+            parts = parts[1:]
+        if not parts or any(part is None for part in parts):
+            return None
+        return [("/".join(str(part) for part in parts), node)]
+
+    def expanded(self, pattern, node):
+        if pattern is None:
+            return None
+        return [(pattern, node)]
+
+    def function(self, function):
+        """The values a function of the module returns, with its local lists."""
+        if function.name in self.active:
+            return None
+        self.active.add(function.name)
+        try:
+            env, found = {}, []
+            for statement in all_statements(function.body):
+                self.local(statement, env)
+                if isinstance(statement, ast.Return) and statement.value is not None:
+                    found.extend(self.values(statement.value, env) or [])
+            return found
+        finally:
+            self.active.discard(function.name)
+
+    def local(self, statement, env):
+        """Local lists: `x = [...]`, `x += [...]`, `x.append(...)`, `x.extend(...)`."""
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+            if isinstance(target, ast.Name):
+                value = self.values(statement.value, env)
+                env[target.id] = (env.get(target.id) or []) + (value or [])
+        elif isinstance(statement, ast.AugAssign) and isinstance(statement.target, ast.Name):
+            env[statement.target.id] = (env.get(statement.target.id) or []) + (
+                self.values(statement.value, env) or []
+            )
+        elif isinstance(statement, ast.Expr) and isinstance(statement.value, ast.Call):
+            call = statement.value
+            if (
+                isinstance(call.func, ast.Attribute)
+                and isinstance(call.func.value, ast.Name)
+                and call.func.attr in ("append", "extend")
+                and call.args
+            ):
+                env[call.func.value.id] = (env.get(call.func.value.id) or []) + (
+                    self.values(call.args[0], env) or []
+                )
+
+
+def source_files(sources, folder):
+    """(repository-relative path, node) of each source; globs expanded on
+    disk under `folder`, the repository root."""
+    for value, node in sources:
+        if not isinstance(value, str):
+            continue
+        path = value.replace("\\", "/")
+        while path.startswith("./"):
+            path = path[2:]
+        if path.startswith(folder.rstrip("/") + "/"):
+            path = path[len(folder.rstrip("/")) + 1 :]
+        if any(character in path for character in "*?["):
+            for match in sorted(glob.glob(os.path.join(folder, path), recursive=True)):
+                yield os.path.relpath(match, folder).replace(os.sep, "/"), node
+        else:
+            yield path, node
+
+
+EXTENSION_CONSTRUCTORS = ("CUDAExtension", "CppExtension", "Extension", "SyclExtension")
+
+
+def extension_calls(module):
+    """(name or None, sources node or None, call) of each extension constructed."""
+    for call in module.calls():
+        names = (dotted(call.func) or "", module.resolve(call.func) or "")
+        if not any(last_part(name) in EXTENSION_CONSTRUCTORS for name in names):
+            continue
+        name = call.args[0] if call.args else None
+        sources = call.args[1] if len(call.args) > 1 else None
+        for keyword in call.keywords:
+            if keyword.arg == "name":
+                name = keyword.value
+            elif keyword.arg == "sources":
+                sources = keyword.value
+        yield name, sources, call
+
+
+def family_of(path, root):
+    """The folder directly under `root` holding `path`, else None."""
+    prefix = root.strip("/") + "/"
+    if not path.startswith(prefix):
+        return None
+    family, _, rest = path[len(prefix) :].partition("/")
+    return family if rest else None
+
+
+def extension_sources(module, params, context):
+    """Each native family (a folder under `root`) is compiled into one
+    extension: its host from `extensions` (`attn=cache_dit._C_attn`), else
+    the extension that compiles most of its files. Each source of a family
+    compiled into another extension is a finding at the source's line."""
+    folder = os.path.dirname(os.path.abspath(context.paths[module.index]))
+    lists = SourceLists(module, folder)
+    hosts = dict(entry.split("=", 1) for entry in params.get("extensions", []))
+    compiled = []  # (family, extension, path, node)
+    for name_node, sources_node, call in extension_calls(module):
+        name = lists.single(name_node, {}) if name_node is not None else None
+        name = str(name) if name is not None else f"the extension at line {call.lineno}"
+        sources = lists.values(sources_node, {}) if sources_node is not None else None
+        for path, node in source_files(sources or [], folder):
+            family = family_of(path, params["root"])
+            if family is not None:
+                compiled.append((family, name, path, node))
+    counts = {}
+    for family, name, _, _ in compiled:
+        counts.setdefault(family, {})
+        counts[family][name] = counts[family].get(name, 0) + 1
+    for family, by_extension in counts.items():
+        if family not in hosts:
+            hosts[family] = max(by_extension, key=lambda n: by_extension[n])
+    seen = set()
+    for family, name, path, node in compiled:
+        if name == hosts[family] or (name, path) in seen:
+            continue
+        seen.add((name, path))
+        others = sorted(n for n in counts[family] if n != name)
+        yield record(
+            node,
+            file=path,
+            dir=family,
+            extension=name,
+            host=hosts[family],
+            others=", ".join(others),
+        )
+
+
 def parse_path(path):
     """A module read from disk, or None when it cannot be read or parsed
     (its own rules report that when it is one of their files)."""
@@ -1555,12 +1914,14 @@ class Context:
 
 CHECKS = {
     "all-equals-public-names": all_equals_public_names,
+    "asserted-names": asserted_names,
     "all-lists-public-functions": all_lists_public_functions,
     "call-string-argument": call_string_argument,
     "decorated-function-name": decorated_function_name,
     "decorator-argument": decorator_argument,
     "defines-have-fakes": defines_have_fakes,
     "exported-in": exported_in,
+    "extension-sources": extension_sources,
     "forbidden-import": import_candidates,
     "forbidden-names": forbidden_names,
     "function-pointer-pattern": function_pointer_pattern,

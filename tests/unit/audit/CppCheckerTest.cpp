@@ -153,6 +153,36 @@ TEST(CppCheckerTest, MacroRulesOnlyReadTheirFiles) {
             "csrc/kernels/attn/attn.cpp:1:1: x-ns: wrong\n");
 }
 
+TEST(CppCheckerTest, BindingsFromOwnFamily) {
+  TempTree Tree;
+  // Declarations: a free function of comm in a header, another in a .cu; a
+  // member and a macro invocation at namespace scope declare nothing.
+  Tree.write("csrc/kernels/comm/comm_ops.h", "namespace cache_dit::comm {\n"
+                                             "at::Tensor quant(const at::Tensor &x);\n"
+                                             "struct Runner { void run(); };\n"
+                                             "}\n"
+                                             "DECLARE_OP(launch)\n");
+  Tree.write("csrc/kernels/comm/kernels.cu", "template <typename T>\n"
+                                             "__global__ void scale_kernel(T *x) {}\n");
+  Tree.write("csrc/kernels/attn/attn.cpp", "PYBIND11_MODULE(_C, m) {\n"
+                                           "  m.def(\"quant\", &cache_dit::comm::quant);\n"
+                                           "  m.def(\"scale\", scale_kernel<float>);\n"
+                                           "  m.def(\"wrapped\", torch::wrap(quant));\n"
+                                           "  m.def(\"run\", &Runner::run);\n"
+                                           "  m.def(\"launch\", &launch);\n"
+                                           "  /* m.def(\"quant\", &quant); */\n"
+                                           "  m.def(\"str\", \"&quant\");\n"
+                                           "}\n");
+  Rule R = makeRule("x-bind", "cpp", {"csrc/kernels/**/*.cpp"},
+                    {{"check", "bindings-from-own-family"}, {"root", "csrc/kernels"}},
+                    "{dir}: {name} = {function} of {families} ({declared})");
+  EXPECT_EQ(runChecker(*checkerFor("cpp"), Tree.root(), {R}),
+            "csrc/kernels/attn/attn.cpp:2:19: x-bind: attn: quant = cache_dit::comm::quant of "
+            "comm (csrc/kernels/comm/comm_ops.h:2)\n"
+            "csrc/kernels/attn/attn.cpp:4:32: x-bind: attn: wrapped = quant of comm "
+            "(csrc/kernels/comm/comm_ops.h:2)\n");
+}
+
 Rule namespaceRule() {
   return makeRule("cache-dit-namespace-follows-domain", "cpp", {KernelFiles},
                   {{"check", "namespace-follows-directory"},
@@ -273,11 +303,16 @@ TEST(CppCheckerTest, ValidateRejectsBadMatch) {
             "");
   EXPECT_EQ(Error({{"macro", "M"}}),
             "rules/x-rule.yaml:1:1: rule 'x-rule': a cpp rule needs 'check' in match; one of: "
-            "macro-argument, macro-only-in, macro-unique-argument, namespace-follows-directory");
-  EXPECT_EQ(Error({{"check", "macro-everywhere"}}),
-            "rules/x-rule.yaml:10:3: rule 'x-rule': unknown cpp check 'macro-everywhere'; expected "
-            "one of: macro-argument, macro-only-in, macro-unique-argument, "
+            "bindings-from-own-family, macro-argument, macro-only-in, macro-unique-argument, "
             "namespace-follows-directory");
+  EXPECT_EQ(
+      Error({{"check", "macro-everywhere"}}),
+      "rules/x-rule.yaml:10:3: rule 'x-rule': unknown cpp check 'macro-everywhere'; expected "
+      "one of: bindings-from-own-family, macro-argument, macro-only-in, macro-unique-argument, "
+      "namespace-follows-directory");
+  EXPECT_EQ(Error({{"check", "bindings-from-own-family"}}),
+            "rules/x-rule.yaml:10:3: rule 'x-rule': check bindings-from-own-family needs "
+            "parameter 'root'");
   // Keys take lines 10, 11, ... in sorted order: check 10, macro 11, musst-match 12.
   EXPECT_EQ(Error({{"check", "macro-argument"}, {"macro", "M"}, {"musst-match", "x"}}),
             "rules/x-rule.yaml:12:3: unknown key 'musst-match' in 'match' of check "

@@ -566,6 +566,64 @@ TEST(PythonCheckerTest, MissingPythonIsAnInputErrorOnlyWhenNeeded) {
   });
 }
 
+TEST(PythonCheckerTest, AssertedNames) {
+  // Only strings of tests that assert count: the import of KernelBackend
+  // (a test that it exists) and the comment name nothing; the module
+  // constant looped over by an asserting test does, the helper of a test
+  // that asserts nothing does not.
+  std::string Source = "import importlib, pytest\n"
+                       "from cache_dit.kernels.backend import KernelBackend  # _resolve_backend\n"
+                       "REMOVED = (\"cache_dit.kernels.ops\", \"_select_cuda_backend\")\n"
+                       "ROOT = None\n"
+                       "def test_modules_gone():\n"
+                       "    for name in REMOVED:\n"
+                       "        with pytest.raises(ImportError):\n"
+                       "            importlib.import_module(name)\n"
+                       "def test_file_gone():\n"
+                       "    assert not (ROOT / \"kernels\" / \"backend.py\").exists()\n"
+                       "def test_enum_used():\n"
+                       "    print(\"KernelBackend\", \"kernels/layers.py\", KernelBackend)\n";
+  EXPECT_EQ(check(Source,
+                  {{"check", "asserted-names"},
+                   {"names",
+                    {"kernels/backend.py", "kernels/ops.py", "kernels/layers.py", "KernelBackend",
+                     "_resolve_backend", "_select_*_backend"}}},
+                  "no test asserts `{name}`"),
+            "src/cache_dit/kernels/_x.py:0:0: x-rule: no test asserts `KernelBackend`\n"
+            "src/cache_dit/kernels/_x.py:0:0: x-rule: no test asserts `_resolve_backend`\n"
+            "src/cache_dit/kernels/_x.py:0:0: x-rule: no test asserts `kernels/layers.py`\n");
+}
+
+TEST(PythonCheckerTest, ExtensionSourcesOneExtensionPerFamily) {
+  TempTree Tree;
+  for (const char *File : {"csrc/kernels/attn/attn.cpp", "csrc/kernels/comm/fp8_a.cu",
+                           "csrc/kernels/comm/fp8_b.cu", "csrc/kernels/norm/norm.cpp"})
+    Tree.write(File, "");
+  // comm's glob feeds two extensions; attn's comprehension one that is not
+  // its host; norm (unlisted) is hosted where most of its files go; what
+  // cannot be evaluated (a call of another module) adds nothing.
+  Tree.write("setup.py",
+             "import glob\n"
+             "from torch.utils.cpp_extension import CUDAExtension as Ext\n"
+             "COMM = glob.glob('csrc/kernels/comm/*.cu')\n"
+             "def _attn():\n"
+             "    return [f'csrc/kernels/{d}/{d}.cpp' for d in ('attn',)]\n"
+             "a = Ext('cache_dit._C_comm', COMM + ['csrc/kernels/norm/norm.cpp'])\n"
+             "b = Ext(name='cache_dit._C_norm', sources=[*_attn(), *COMM, *helpers.more()])\n");
+  Rule R = makeRule("x-ext", "python", {"setup.py"},
+                    {{"check", "extension-sources"},
+                     {"root", "csrc/kernels"},
+                     {"extensions", {"attn=cache_dit._C_attn", "comm=cache_dit._C_comm"}}},
+                    "{file} in {extension}, host {host} ({others})");
+  EXPECT_EQ(runChecker(*checkerFor("python"), Tree.root(), {R}),
+            "setup.py:3:8: x-ext: csrc/kernels/comm/fp8_a.cu in cache_dit._C_norm, host "
+            "cache_dit._C_comm (cache_dit._C_comm)\n"
+            "setup.py:3:8: x-ext: csrc/kernels/comm/fp8_b.cu in cache_dit._C_norm, host "
+            "cache_dit._C_comm (cache_dit._C_comm)\n"
+            "setup.py:5:13: x-ext: csrc/kernels/attn/attn.cpp in cache_dit._C_norm, host "
+            "cache_dit._C_attn ()\n");
+}
+
 TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
   auto Error = [](nlohmann::json Match) {
     return validationError(*checkerFor("python"),
@@ -575,15 +633,17 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
                    {"decorator", "torch.library.register_fake"},
                    {"name", "^_fake_{op}$"}}),
             "");
-  EXPECT_EQ(Error({{"check", "decorated-function-named"}}),
-            "rules/x-rule.yaml:10:3: rule 'x-rule': unknown python check "
-            "'decorated-function-named'; expected one of: all-equals-public-names, "
-            "all-lists-public-functions, call-string-argument, decorated-function-name, "
-            "decorator-argument, defines-have-fakes, exported-in, forbidden-import, "
-            "forbidden-names, function-pointer-pattern, guarded-import, imports-every-package, "
-            "module-state, no-calls-in, no-partial-alias, public-wrapper-calls, "
-            "raises-with-message, registered-in, required-names, section-order, "
-            "value-follows-file");
+  EXPECT_EQ(
+      Error({{"check", "decorated-function-named"}}),
+      "rules/x-rule.yaml:10:3: rule 'x-rule': unknown python check "
+      "'decorated-function-named'; expected one of: all-equals-public-names, "
+      "all-lists-public-functions, asserted-names, call-string-argument, decorated-function-name, "
+      "decorator-argument, defines-have-fakes, exported-in, extension-sources, "
+      "forbidden-import, "
+      "forbidden-names, function-pointer-pattern, guarded-import, imports-every-package, "
+      "module-state, no-calls-in, no-partial-alias, public-wrapper-calls, "
+      "raises-with-message, registered-in, required-names, section-order, "
+      "value-follows-file");
   // check 10, decorater 11, name 12.
   EXPECT_EQ(Error({{"check", "decorated-function-name"}, {"decorater", "x"}, {"name", "y"}}),
             "rules/x-rule.yaml:11:3: unknown key 'decorater' in 'match' of check "
@@ -625,6 +685,16 @@ TEST(PythonCheckerTest, ValidateRejectsBadMatch) {
       Error({{"check", "registered-in"}, {"registries", {"a.py:f"}}, {"registers", "module"}}),
       "rules/x-rule.yaml:11:3: rule 'x-rule': parameter 'registers' must be 'package' or "
       "'patch', not 'module'");
+  EXPECT_EQ(Error({{"check", "asserted-names"}, {"names", {"KernelBackend", "**"}}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': the name '**' is all '*': it names nothing in "
+            "particular");
+  EXPECT_EQ(Error({{"check", "asserted-names"}, {"names", {"kernels/ops.py KernelBackend"}}}),
+            "rules/x-rule.yaml:11:3: rule 'x-rule': the name 'kernels/ops.py KernelBackend' holds "
+            "white space; give one name or path per entry");
+  EXPECT_EQ(
+      Error({{"check", "extension-sources"}, {"root", "csrc/kernels"}, {"extensions", {"attn"}}}),
+      "rules/x-rule.yaml:11:3: rule 'x-rule': each 'extensions' entry must be FOLDER=MODULE "
+      "(attn=cache_dit._C_attn), not 'attn'");
   EXPECT_EQ(Error({{"check", "required-names"}, {"names", {"{domain}_x"}}}),
             "rules/x-rule.yaml:11:3: rule 'x-rule': the name '{domain}_x' holds {domain}: add "
             "'domains' or 'file-domain'");
