@@ -1,5 +1,7 @@
 #include "ASTFactsCollector.h"
 
+#include "PointerFieldWrites.h"
+
 #include "clang/AST/Attr.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
@@ -417,6 +419,8 @@ public:
     // `= delete` and `= default` define the function too: nothing to link.
     if (FD->doesThisDeclarationHaveABody() || FD->isDeleted() || FD->isExplicitlyDefaulted())
       recordDefinition(FD);
+    if (FD->doesThisDeclarationHaveABody() && Table.Locs.inTree(FD->getLocation()))
+      FieldWrites.collect(*FD, Table.Facts.WrittenPointerFields);
     else
       Table.symbolFor(FD);
     return true;
@@ -524,6 +528,7 @@ private:
 
   SymbolTable &Table;
   const PreprocessorFacts &PPFacts;
+  PointerFieldWrites FieldWrites;
 };
 
 } // namespace

@@ -417,6 +417,7 @@ AnalysisResult Analysis::report(const SymbolClosure &Closure,
   AnalysisResult R;
   R.SourceRoot = Tree.Root;
   R.SubmoduleDirs = Tree.SubmoduleDirs;
+  R.WrittenPointerFields = Program.WrittenPointerFields;
   std::set<std::string> EntryUsrs;
   for (const EntryMatch &Match : Entries) {
     R.Entries.push_back(Match.Entry);

@@ -34,6 +34,7 @@ void TUFacts::merge(const TUFacts &Other) {
   Includes.insert(Includes.end(), Other.Includes.begin(), Other.Includes.end());
   Registrations.insert(Registrations.end(), Other.Registrations.begin(), Other.Registrations.end());
   Errors.insert(Errors.end(), Other.Errors.begin(), Other.Errors.end());
+  WrittenPointerFields.insert(Other.WrittenPointerFields.begin(), Other.WrittenPointerFields.end());
   Completed = Completed && Other.Completed;
 }
 
@@ -66,6 +67,7 @@ void to_json(nlohmann::json &J, const TUFacts &F) {
                      {"Includes", F.Includes},
                      {"Registrations", F.Registrations},
                      {"Errors", F.Errors},
+                     {"WrittenPointerFields", F.WrittenPointerFields},
                      {"InputFiles", F.InputFiles},
                      {"Completed", F.Completed}};
 }
@@ -79,6 +81,7 @@ void from_json(const nlohmann::json &J, TUFacts &F) {
   J.at("Includes").get_to(F.Includes);
   J.at("Registrations").get_to(F.Registrations);
   J.at("Errors").get_to(F.Errors);
+  J.at("WrittenPointerFields").get_to(F.WrittenPointerFields);
   J.at("InputFiles").get_to(F.InputFiles);
   J.at("Completed").get_to(F.Completed);
 }

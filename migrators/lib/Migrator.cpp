@@ -388,6 +388,7 @@ llvm::Error Pipeline::derive() {
     Request.OpNames.push_back(Op.Name);
   Request.TUFlags = R.Analysis.TUFlags;
   Request.DeclaredWrites = Options.DeclaredWrites;
+  Request.WrittenPointerFields = R.Analysis.WrittenPointerFields;
   for (const std::string &Dir : R.Analysis.SubmoduleDirs)
     Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
   Request.CacheDir = Options.Analysis.CacheDir;

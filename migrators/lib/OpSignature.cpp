@@ -34,6 +34,8 @@ struct EntryJob {
   /// Parameters the user says it writes (SignatureRequest::DeclaredWrites).
   std::vector<std::string> DeclaredWrites;
   std::string SourceRoot; ///< SignatureRequest::SourceRoot.
+  /// SignatureRequest::WrittenPointerFields.
+  const std::set<std::string> *WrittenPointerFields = nullptr;
 };
 
 /// `a`, `b`, ..., `z`, `aa`, ...: torch's alias set names for mutable
@@ -118,7 +120,8 @@ llvm::Error addParams(const FunctionDecl &Function, const EntryJob &Job, const A
                       OpSignature &Sig, std::vector<std::string> &Aliases) {
   Aliases.assign(Function.getNumParams(), "");
   std::map<unsigned, std::string> Written = writtenByUpstreamSchema(Function, *Job.Entry);
-  for (TensorWrite &Write : findTensorWrites(Function, Ctx.getSourceManager()))
+  for (TensorWrite &Write :
+       findTensorWrites(Function, Ctx.getSourceManager(), *Job.WrittenPointerFields))
     Written.try_emplace(Write.Param, std::move(Write.How));
   if (llvm::Error E = addDeclaredWrites(Function, Job, Written))
     return E;
@@ -375,6 +378,10 @@ std::string cacheKeyOf(const analyze::ParseRequest &Parse, const std::vector<Ent
           llvm::join(Job.DeclaredWrites, ","), Job.SourceRoot})
       Key += '\0' + Part;
   }
+  // Rule 5 of TensorWrites.h reads what the other TUs write.
+  if (!Jobs.empty())
+    for (const std::string &Field : *Jobs.front().WrittenPointerFields)
+      Key += '\0' + Field;
   return Key;
 }
 
@@ -462,9 +469,9 @@ llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest
   // One parse per file, however many entries it defines.
   std::map<std::string, std::vector<EntryJob>> ByFile;
   for (size_t I = 0; I < Request.Entries.size(); ++I)
-    ByFile[Request.Entries[I].Loc.File].push_back({I, &Request.Entries[I], Request.OpNames[I],
-                                                   declaredWrites(Request, Request.OpNames[I]),
-                                                   Request.SourceRoot});
+    ByFile[Request.Entries[I].Loc.File].push_back(
+        {I, &Request.Entries[I], Request.OpNames[I], declaredWrites(Request, Request.OpNames[I]),
+         Request.SourceRoot, &Request.WrittenPointerFields});
   std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
   SignatureCache Cache(Request.CacheDir, Request.SourceRoot);
   SignatureParses Counted;

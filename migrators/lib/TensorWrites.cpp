@@ -5,6 +5,7 @@
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/Index/USRGeneration.h"
 
 #include <map>
 #include <optional>
@@ -74,17 +75,35 @@ std::string typeText(QualType Type, const ASTContext &Ctx) {
   return Type.getAsString(Ctx.getPrintingPolicy());
 }
 
-std::vector<TensorWrite> analyse(const FunctionDecl &Definition, const SourceManager &SM,
-                                 std::vector<const FunctionDecl *> &Active, unsigned Depth);
+/// What every followed call shares: the functions being analysed, which
+/// count as writing nothing (a cycle), and the pointer fields the tree's
+/// code writes through.
+struct Followed {
+  const SourceManager &SM;
+  const std::set<std::string> &WrittenPointerFields;
+  std::vector<const FunctionDecl *> Active;
+};
+
+std::vector<TensorWrite> analyse(const FunctionDecl &Definition, Followed &Calls, unsigned Depth);
+
+std::string usrOf(const Decl &D) {
+  llvm::SmallString<128> Usr;
+  if (index::generateUSRForDecl(&D, Usr))
+    return "";
+  return std::string(Usr);
+}
 
 class WriteFinder : public ConstDynamicRecursiveASTVisitor {
 public:
-  WriteFinder(const FunctionDecl &Function, const SourceManager &SM,
-              std::vector<const FunctionDecl *> &Active, unsigned Depth)
-      : Ctx(Function.getASTContext()), SM(SM), Active(Active), Depth(Depth) {
-    for (unsigned I = 0; I < Function.getNumParams(); ++I)
-      if (isTensorLike(Function.getParamDecl(I)->getType()))
-        Params[Function.getParamDecl(I)] = I;
+  WriteFinder(const FunctionDecl &Function, Followed &Calls, unsigned Depth)
+      : Ctx(Function.getASTContext()), Calls(Calls), Depth(Depth) {
+    for (unsigned I = 0; I < Function.getNumParams(); ++I) {
+      const ParmVarDecl *Param = Function.getParamDecl(I);
+      if (isTensorLike(Param->getType()))
+        Params[Param] = I;
+      else if (isPointerToNonConst(Param->getType()))
+        Pointers[Param] = I; // a caller's data pointer, when this is a followed callee
+    }
   }
 
   /// Calls, kernel launches and member calls (operators too): data
@@ -96,13 +115,17 @@ public:
     unsigned Skip = isa<CXXOperatorCallExpr>(Call) && Method && Method->isInstance() ? 1 : 0;
     std::vector<QualType> ParamTypes = paramTypes(*Call, Callee);
     std::string Name = calleeName(*Call, Callee);
-    for (unsigned I = Skip; I < Call->getNumArgs() && I - Skip < ParamTypes.size(); ++I)
-      checkPointerArgument(Call, Call->getArg(I), ParamTypes[I - Skip], Name);
+    const FunctionDecl *Local = Callee ? followable(*Callee) : nullptr;
+    // A local callee's pointer parameters are followed (rule 4) instead.
+    if (!Local)
+      for (unsigned I = Skip; I < Call->getNumArgs() && I - Skip < ParamTypes.size(); ++I)
+        checkPointerArgument(Call, Call->getArg(I), ParamTypes[I - Skip], Name);
     if (!Callee)
       return true;
     if (nameOf(Callee).ends_with("_out"))
       checkOutCall(*Call, *Callee, Skip, Name);
-    checkLocalCall(*Call, *Callee, Skip, Name);
+    if (Local)
+      checkLocalCall(*Call, *Local, Skip, Name);
     return true;
   }
 
@@ -146,6 +169,26 @@ public:
   bool VisitBinaryOperator(const BinaryOperator *Op) override {
     if (Op->isAssignmentOp())
       checkStore(Op, Op->getLHS());
+    if (Op->getOpcode() == BO_Assign)
+      if (const auto *Member = dyn_cast<MemberExpr>(Op->getLHS()->IgnoreParenImpCasts()))
+        if (const auto *Field = dyn_cast<FieldDecl>(Member->getMemberDecl()))
+          checkFieldStore(Op, *Field, Op->getRHS());
+    return true;
+  }
+
+  /// `Params P{x.data_ptr(), ...}` and `Params P = {...}`: field by field.
+  bool VisitInitListExpr(const InitListExpr *Written) override {
+    // The semantic form has one initialiser per field, in field order.
+    const InitListExpr *List = Written->isSemanticForm() ? Written : Written->getSemanticForm();
+    const RecordDecl *Record = List ? List->getType()->getAsRecordDecl() : nullptr;
+    if (!Record || Record->isUnion())
+      return true;
+    unsigned I = 0;
+    for (const FieldDecl *Field : Record->fields()) {
+      if (I >= List->getNumInits())
+        break;
+      checkFieldStore(List, *Field, List->getInit(I++));
+    }
     return true;
   }
 
@@ -266,6 +309,29 @@ private:
       add(*Param, Site, "written through its data pointer");
   }
 
+  /// Rule 5: a data pointer stored in a pointer field that the tree's code
+  /// writes through (a `Params` struct the kernels take).
+  void checkFieldStore(const Stmt *Site, const FieldDecl &Field, const Expr *Value) {
+    if (!Field.getType()->isPointerType())
+      return;
+    std::optional<unsigned> Param = dataPointerOf(Value);
+    if (Param && Calls.WrittenPointerFields.count(usrOf(Field)))
+      add(*Param, Site,
+          "its data pointer stored in `" + qualifiedName(Field) +
+              "`, which the tree's kernels write through");
+  }
+
+  /// The definition of `Callee` if rule 4 follows it: defined in the main
+  /// file, not too deep, not already being followed.
+  const FunctionDecl *followable(const FunctionDecl &Callee) const {
+    const FunctionDecl *Definition = nullptr;
+    if (Depth >= MaxCallDepth || !Callee.hasBody(Definition) || !Definition->getBody() ||
+        !Calls.SM.isInMainFile(Calls.SM.getExpansionLoc(Definition->getLocation())) ||
+        llvm::is_contained(Calls.Active, Definition->getCanonicalDecl()))
+      return nullptr;
+    return Definition;
+  }
+
   /// Rule 2: the leading arguments of an `_out` function that it takes by
   /// non-const `at::Tensor &`.
   void checkOutCall(const CallExpr &Call, const FunctionDecl &Callee, unsigned Skip,
@@ -278,27 +344,27 @@ private:
     }
   }
 
-  /// Rule 4: a tensor passed to a function of the main file that writes
-  /// the parameter it is bound to.
-  void checkLocalCall(const CallExpr &Call, const FunctionDecl &Callee, unsigned Skip,
+  /// Rule 4: a tensor, or its data pointer, passed to a function of the
+  /// main file that writes the parameter it is bound to.
+  void checkLocalCall(const CallExpr &Call, const FunctionDecl &Definition, unsigned Skip,
                       const std::string &Name) {
-    const FunctionDecl *Definition = nullptr;
-    if (Depth >= MaxCallDepth || !Callee.hasBody(Definition) || !Definition->getBody() ||
-        !SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation())) ||
-        llvm::is_contained(Active, Definition->getCanonicalDecl()))
-      return;
     std::map<unsigned, unsigned> Bound; // Callee parameter -> our parameter.
-    for (unsigned P = 0; P < Definition->getNumParams() && P + Skip < Call.getNumArgs(); ++P)
-      if (isTensorLike(Definition->getParamDecl(P)->getType()))
-        if (std::optional<unsigned> Param = tensorOf(Call.getArg(P + Skip)))
-          Bound[P] = *Param;
+    for (unsigned P = 0; P < Definition.getNumParams() && P + Skip < Call.getNumArgs(); ++P) {
+      QualType Type = Definition.getParamDecl(P)->getType();
+      const Expr *Arg = Call.getArg(P + Skip);
+      std::optional<unsigned> Param = isTensorLike(Type)          ? tensorOf(Arg)
+                                      : isPointerToNonConst(Type) ? dataPointerOf(Arg)
+                                                                  : std::nullopt;
+      if (Param)
+        Bound[P] = *Param;
+    }
     if (Bound.empty())
       return;
-    for (const TensorWrite &Inner : analyse(*Definition, SM, Active, Depth + 1))
+    for (const TensorWrite &Inner : analyse(Definition, Calls, Depth + 1))
       if (auto It = Bound.find(Inner.Param); It != Bound.end())
         add(It->second, &Call,
             "passed to " + Name + ", which writes its parameter `" +
-                Definition->getParamDecl(Inner.Param)->getNameAsString() + "` (" + Inner.How + ")");
+                Definition.getParamDecl(Inner.Param)->getNameAsString() + "` (" + Inner.How + ")");
   }
 
   std::vector<QualType> paramTypes(const CallExpr &Call, const FunctionDecl *Callee) const {
@@ -329,24 +395,22 @@ private:
   }
 
   const ASTContext &Ctx;
-  const SourceManager &SM;
-  std::vector<const FunctionDecl *> &Active;
+  Followed &Calls;
   unsigned Depth;
   std::map<const ParmVarDecl *, unsigned> Params;
   std::map<const Decl *, unsigned> Aliases, Pointers;
 };
 
-/// The writes of `Definition`'s tensor parameters; `Active` holds the
-/// functions being analysed, which count as writing nothing (a cycle).
-std::vector<TensorWrite> analyse(const FunctionDecl &Definition, const SourceManager &SM,
-                                 std::vector<const FunctionDecl *> &Active, unsigned Depth) {
+/// The writes of `Definition`'s tensor parameters (and, for a followed
+/// callee, of its pointer parameters).
+std::vector<TensorWrite> analyse(const FunctionDecl &Definition, Followed &Calls, unsigned Depth) {
   std::vector<TensorWrite> Writes;
   if (!Definition.getBody())
     return Writes;
-  Active.push_back(Definition.getCanonicalDecl());
-  WriteFinder Finder(Definition, SM, Active, Depth);
+  Calls.Active.push_back(Definition.getCanonicalDecl());
+  WriteFinder Finder(Definition, Calls, Depth);
   Finder.TraverseStmt(Definition.getBody());
-  Active.pop_back();
+  Calls.Active.pop_back();
   for (auto &[Param, Write] : Finder.Found)
     Writes.push_back(std::move(Write));
   return Writes;
@@ -356,12 +420,17 @@ std::vector<TensorWrite> analyse(const FunctionDecl &Definition, const SourceMan
 
 bool isTensorLike(QualType Type) { return isTensorType(Type) || isOptionalTensor(Type); }
 
-std::vector<TensorWrite> findTensorWrites(const FunctionDecl &Function, const SourceManager &SM) {
+std::vector<TensorWrite> findTensorWrites(const FunctionDecl &Function, const SourceManager &SM,
+                                          const std::set<std::string> &WrittenPointerFields) {
   const FunctionDecl *Definition = nullptr;
   if (!Function.hasBody(Definition))
     return {};
-  std::vector<const FunctionDecl *> Active;
-  return analyse(*Definition, SM, Active, /*Depth=*/0);
+  Followed Calls{SM, WrittenPointerFields, {}};
+  std::vector<TensorWrite> Writes = analyse(*Definition, Calls, /*Depth=*/0);
+  llvm::erase_if(Writes, [&](const TensorWrite &Write) {
+    return !isTensorLike(Definition->getParamDecl(Write.Param)->getType());
+  });
+  return Writes;
 }
 
 } // namespace opmig::migrate

@@ -27,14 +27,21 @@
 //      local pointer to non-const that is passed so or written through
 //      (`o[i] = v`, `*o = v`, `++o[i]`); `mutable_data_ptr` always counts,
 //      `const_data_ptr` and pointer-to-const parameters are reads;
-//   4. it is passed to a function defined in the same main file whose
-//      parameter is written by these rules (followed `MaxCallDepth` calls
-//      deep; a function already being followed counts as not writing).
+//   4. it, or its data pointer, is passed to a function defined in the same
+//      main file whose parameter is written by these rules (followed
+//      `MaxCallDepth` calls deep; a function already being followed counts
+//      as not writing): a data pointer a local helper only stores is not a
+//      write by rule 3;
+//   5. its data pointer is stored in a pointer field (`p.state_ptr = ...`,
+//      `Params{..., x.data_ptr()}`) that the tree's code writes through
+//      (`WrittenPointerFields`, from the analysis of every TU:
+//      analyzers/lib/PointerFieldWrites.h), as kernels taking a `Params`
+//      struct do.
 //
 // Nothing else counts: a call of a function defined elsewhere (unless
 // `_out`), a view (`out.view(...)`, `out.select(...)`) that is then
-// written, a data pointer stored in a struct field. Such a parameter stays
-// unmarked; a non-const `at::Tensor &` is mutable by its type anyway.
+// written. Such a parameter stays unmarked; a non-const `at::Tensor &` is
+// mutable by its type anyway.
 //
 //===----------------------------------------------------------------------===//
 
@@ -44,6 +51,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/Basic/SourceManager.h"
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -63,9 +71,11 @@ bool isTensorLike(clang::QualType Type);
 /// The tensor-like parameters of `Function` that its body writes, by the
 /// rules above, in parameter order; one entry per written parameter (its
 /// first write). Empty when `Function` has no body. `SM` tells which
-/// callees are defined in the main file.
+/// callees are defined in the main file; `WrittenPointerFields` holds the
+/// USRs of rule 5's fields.
 std::vector<TensorWrite> findTensorWrites(const clang::FunctionDecl &Function,
-                                          const clang::SourceManager &SM);
+                                          const clang::SourceManager &SM,
+                                          const std::set<std::string> &WrittenPointerFields);
 
 } // namespace opmig::migrate
 

@@ -401,6 +401,94 @@ TEST_F(TUParserTest, KernelHasKindKernelAndItsLaunchIsARef) {
 }
 
 //===----------------------------------------------------------------------===//
+// Pointer fields written through (PointerFieldWrites.h)
+//===----------------------------------------------------------------------===//
+
+/// The fields of `Params` (see below) that `Body`'s functions write through,
+/// by name.
+Names writtenFields(const TUFacts &Facts) {
+  Names Fields;
+  for (const std::string &Usr : Facts.WrittenPointerFields)
+    Fields.insert(Usr.substr(Usr.rfind('@') + 1));
+  return Fields;
+}
+
+constexpr llvm::StringLiteral ParamsStruct = R"cpp(
+struct Params {
+  void *__restrict__ x_ptr;
+  void *__restrict__ out_ptr;
+  void *state_ptr;
+  int *index_ptr;
+  float *bias_ptr;
+  int n;
+};
+)cpp";
+
+TEST_F(TUParserTest, FieldsWrittenThroughLocalsCastsAndArithmetic) {
+  std::string Main =
+      write("k.cpp", ParamsStruct.str() + "template <typename T> void kernel(Params p, int i) {\n"
+                                          "  T *out = reinterpret_cast<T *>(p.out_ptr) + i * p.n;\n"
+                                          "  T *x = static_cast<T *>(p.x_ptr) + i;\n"
+                                          "  T *state = nullptr;\n"
+                                          "  state = (T *)p.state_ptr;\n"
+                                          "  out[0] = x[0] + (p.bias_ptr ? p.bias_ptr[i] : 0);\n"
+                                          "  ++state[i];\n"
+                                          "  float first = p.index_ptr[i];\n"
+                                          "  (void)first;\n"
+                                          "}\n"
+                                          "template void kernel<float>(Params, int);\n");
+  TUFacts Facts = parseCpp(Main);
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
+  // x, bias and index are only read.
+  EXPECT_EQ(writtenFields(Facts), (Names{"out_ptr", "state_ptr"}));
+}
+
+TEST_F(TUParserTest, FieldsWrittenDirectlyOrThroughAPointerToTheStruct) {
+  std::string Main =
+      write("k.cpp", ParamsStruct.str() + "struct Pair { float a, b; };\n"
+                                          "void direct(Params p) { p.index_ptr[0] = 1; }\n"
+                                          "void arrow(const Params *p) {\n"
+                                          "  *static_cast<float *>(p->out_ptr) = 2;\n"
+                                          "  reinterpret_cast<Pair *>(p->state_ptr)->b = 3;\n"
+                                          "  p->bias_ptr[1] += 4;\n"
+                                          "}\n");
+  TUFacts Facts = parseCpp(Main);
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
+  EXPECT_EQ(writtenFields(Facts), (Names{"index_ptr", "out_ptr", "state_ptr", "bias_ptr"}));
+}
+
+TEST_F(TUParserTest, FieldsPassedToCalleesAreFollowedWhereVisible) {
+  std::string Main =
+      write("k.cpp", ParamsStruct.str() + "void store(float *dst, float v) { dst[0] = v; }\n"
+                                          "float load(float *src) { return src[0]; }\n"
+                                          "void opaque(float *p);\n"
+                                          "void body(Params p) {\n"
+                                          "  store(static_cast<float *>(p.out_ptr), 1);\n"
+                                          "  float v = load(static_cast<float *>(p.x_ptr));\n"
+                                          "  opaque(p.bias_ptr);\n"
+                                          "  (void)v;\n"
+                                          "}\n");
+  TUFacts Facts = parseCpp(Main);
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
+  // `load` only reads; `opaque` has no body, so it may write.
+  EXPECT_EQ(writtenFields(Facts), (Names{"out_ptr", "bias_ptr"}));
+}
+
+TEST_F(TUParserTest, FieldsWrittenByAKernelTakingParamsByValue) {
+  std::string Main =
+      write("k.cu", ParamsStruct.str() +
+                        "template <int kWidth, typename T> __global__ void update(Params p) {\n"
+                        "  T *state = reinterpret_cast<T *>(p.state_ptr) + blockIdx.x * p.n;\n"
+                        "  const T *x = reinterpret_cast<const T *>(p.x_ptr);\n"
+                        "  for (int i = 0; i < kWidth; ++i) state[i] = x[i];\n"
+                        "}\n"
+                        "void launch(Params &p) { update<4, float><<<1, 32>>>(p); }\n");
+  TUFacts Facts = parseCuda(Main, ParseSide::Host);
+  ASSERT_TRUE(Facts.Errors.empty()) << Facts.Errors.front().Message;
+  EXPECT_EQ(writtenFields(Facts), Names{"state_ptr"});
+}
+
+//===----------------------------------------------------------------------===//
 // Registrations
 //===----------------------------------------------------------------------===//
 

@@ -516,6 +516,103 @@ TEST_F(OpSignatureTest, WrittenTensorsGetAliasSetsInParameterOrder) {
             "(Tensor(a!) a, Tensor(b!) b, Tensor x, Tensor(c!) c) -> ()");
 }
 
+/// The host side of a kernel that takes a `Params` struct (rule 5 of
+/// TensorWrites.h): the analysis found `out_ptr` and `state_ptr` written
+/// through in the kernels' TUs, `x_ptr` and `bias_ptr` only read.
+class ParamsStructTest : public OpSignatureTest {
+protected:
+  std::string schemaOf(llvm::StringRef Body) {
+    std::string Text = "#include <torch/all.h>\n"
+                       "#include <optional>\n"
+                       "struct Params { void *x_ptr, *out_ptr, *state_ptr; void *bias_ptr; };\n"
+                       "void launch(Params &p);\n" +
+                       Body.str();
+    write("ops.cpp", Text);
+    SignatureRequest Request = request();
+    addEntry(Request, "ops.cpp", Text, "f");
+    Request.WrittenPointerFields = {"c:@S@Params@FI@out_ptr", "c:@S@Params@FI@state_ptr"};
+    llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+    if (!Sigs) {
+      ADD_FAILURE() << llvm::toString(Sigs.takeError());
+      return "";
+    }
+    Because = Sigs->front().Params.size() > 1 ? Sigs->front().Params[1].MutableBecause : "";
+    return Sigs->front().Schema;
+  }
+  std::string Because; ///< Why the second parameter is mutable.
+};
+
+TEST_F(ParamsStructTest, ADataPointerStoredInAWrittenFieldMarks) {
+  EXPECT_EQ(schemaOf("void f(const at::Tensor &x, const at::Tensor &state) {\n"
+                     "  Params p;\n"
+                     "  p.x_ptr = x.data_ptr();\n"
+                     "  p.state_ptr = state.data_ptr();\n"
+                     "  launch(p);\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) state) -> ()");
+  EXPECT_EQ(
+      Because,
+      "its data pointer stored in `Params::state_ptr`, which the tree's kernels write through");
+  // Through a pointer to the struct, and in an aggregate initialiser.
+  EXPECT_EQ(schemaOf("void f(const at::Tensor &x, const at::Tensor &out) {\n"
+                     "  Params p;\n"
+                     "  Params *q = &p;\n"
+                     "  q->out_ptr = reinterpret_cast<float *>(out.data_ptr()) + 1;\n"
+                     "  q->x_ptr = x.data_ptr();\n"
+                     "  launch(p);\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) out) -> ()");
+  EXPECT_EQ(schemaOf("void f(const at::Tensor &x, const at::Tensor &out) {\n"
+                     "  Params p{x.data_ptr(), out.data_ptr(), nullptr, nullptr};\n"
+                     "  launch(p);\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) out) -> ()");
+}
+
+TEST_F(ParamsStructTest, AHelperThatOnlyStoresAPointerInAReadFieldDoesNotMark) {
+  // The causal-conv1d shape: the bias' pointer goes to a setter as `void *`,
+  // which stores it in a field no kernel writes through; the output's tensor
+  // goes by value and its pointer to a written field.
+  EXPECT_EQ(
+      schemaOf("static void set_params(Params &p, const at::Tensor x, const at::Tensor out,\n"
+               "                       void *bias_ptr) {\n"
+               "  p.x_ptr = x.data_ptr();\n"
+               "  p.out_ptr = out.data_ptr();\n"
+               "  p.bias_ptr = bias_ptr;\n"
+               "}\n"
+               "void f(const at::Tensor &x, const std::optional<at::Tensor> &bias,\n"
+               "       const at::Tensor &out) {\n"
+               "  Params p;\n"
+               "  set_params(p, x, out, bias.has_value() ? bias.value().data_ptr() : nullptr);\n"
+               "  launch(p);\n"
+               "}\n"),
+      "(Tensor x, Tensor? bias, Tensor(a!) out) -> ()");
+  // A helper that writes through the pointer still marks.
+  EXPECT_EQ(schemaOf("static void clear(void *dst) { static_cast<char *>(dst)[0] = 0; }\n"
+                     "void f(const at::Tensor &x, const at::Tensor &y) {\n"
+                     "  clear(y.data_ptr());\n"
+                     "  (void)x;\n"
+                     "}\n"),
+            "(Tensor x, Tensor(a!) y) -> ()");
+}
+
+TEST_F(ParamsStructTest, WithoutTheAnalysisFieldsNothingIsMarked) {
+  std::string Text = "#include <torch/all.h>\n"
+                     "struct Params { void *out_ptr; };\n"
+                     "void launch(Params &p);\n"
+                     "void f(const at::Tensor &out) {\n"
+                     "  Params p;\n"
+                     "  p.out_ptr = out.data_ptr();\n"
+                     "  launch(p);\n"
+                     "}\n";
+  write("ops.cpp", Text);
+  SignatureRequest Request = request();
+  addEntry(Request, "ops.cpp", Text, "f");
+  llvm::Expected<std::vector<OpSignature>> Sigs = deriveSignatures(Request);
+  ASSERT_TRUE(bool(Sigs)) << llvm::toString(Sigs.takeError());
+  EXPECT_EQ(Sigs->front().Schema, "(Tensor out) -> ()");
+}
+
 /// `f` hands its tensors to a launcher defined elsewhere, so no write is
 /// visible: only the upstream's schema (`deriveWith`) or the user's
 /// declaration (`deriveDeclaring`) can mark them.

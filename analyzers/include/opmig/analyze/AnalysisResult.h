@@ -227,6 +227,10 @@ struct AnalysisResult {
   /// looks for the provider of a symbol the closure leaves undefined.
   std::map<std::string, std::vector<std::string>> OtherTUFlags;
   std::string CudaPath; ///< The toolkit parsed against (its runtime is linked), or empty.
+  /// USRs of the pointer fields any parsed TU writes through (a `Params`
+  /// struct's outputs): what migrate's schema derivation reads to tell which
+  /// tensor a data pointer stored in a field belongs to.
+  std::set<std::string> WrittenPointerFields;
   VerifyReport Verify;
   AnalysisStats Stats;
 

@@ -100,6 +100,9 @@ struct TUFacts {
   std::vector<IncludeFact> Includes;
   std::vector<RegistrationFact> Registrations;
   std::vector<ParseErrorFact> Errors;
+  /// USRs of the pointer fields the tree's code writes through
+  /// (PointerFieldWrites.h): which tensors a `Params` struct's kernels write.
+  std::set<std::string> WrittenPointerFields;
   std::vector<std::string> InputFiles; ///< Every file the parse read.
   bool Completed = true;               ///< False when the frontend could not run at all.
 

@@ -130,6 +130,10 @@ struct SignatureRequest {
   /// file). Each becomes `Tensor(a!)`; a name that is no tensor parameter
   /// of the op, or an op not registered, is an InputError.
   std::map<std::string, std::vector<std::string>> DeclaredWrites;
+  /// The pointer fields the tree's code writes through
+  /// (AnalysisResult::WrittenPointerFields): a tensor whose data pointer is
+  /// stored in one is written.
+  std::set<std::string> WrittenPointerFields;
   /// The analysis' cache folder: the signatures of each parse are kept
   /// there (SignatureCache.h); empty: none.
   std::string CacheDir;
