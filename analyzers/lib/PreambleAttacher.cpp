@@ -15,6 +15,10 @@ void PreambleAttacher::attach(std::vector<ParseRequest> &Parses) { Shared->attac
 
 const std::vector<std::string> &PreambleAttacher::notes() const { return Shared->notes(); }
 
+const std::vector<std::string> &PreambleAttacher::concurrency() const {
+  return Shared->concurrency();
+}
+
 unsigned PreambleAttacher::parsesAttached() const { return Shared->parsesAttached(); }
 
 std::vector<std::string> commandLineWithPreamble(const ParseRequest &Request) {

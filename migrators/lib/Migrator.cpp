@@ -387,11 +387,15 @@ llvm::Error Pipeline::derive() {
   for (const PlannedOp &Op : R.Plan.Ops)
     Request.OpNames.push_back(Op.Name);
   Request.TUFlags = R.Analysis.TUFlags;
+  Request.OtherTUFlags = R.Analysis.OtherTUFlags;
   Request.DeclaredWrites = Options.DeclaredWrites;
   Request.WrittenPointerFields = R.Analysis.WrittenPointerFields;
   for (const std::string &Dir : R.Analysis.SubmoduleDirs)
     Request.ExternalDirs.push_back(joinPath(R.Analysis.SourceRoot, Dir));
+  // The signature parse shares the analysis' cache and preamble.
   Request.CacheDir = Options.Analysis.CacheDir;
+  Request.UsePreamble = Options.Analysis.UsePreamble;
+  Request.Jobs = Options.Analysis.Jobs;
   llvm::Expected<std::vector<OpSignature>> Ops = deriveSignatures(Request, &R.Signatures);
   if (!Ops)
     return Ops.takeError();

@@ -3,6 +3,7 @@
 #include "FakeChecks.h"
 #include "FakeDerivation.h"
 #include "ParseLocations.h"
+#include "RewriteContext.h"
 #include "SchemaTypes.h"
 #include "SignatureCache.h"
 #include "SpecDerivation.h"
@@ -256,13 +257,29 @@ public:
     return !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
   }
 
+  /// The declarations this parse read itself: with a preamble, walking the
+  /// whole TU would deserialize every declaration of torch's headers, where
+  /// no entry is defined.
+  bool HandleTopLevelDecl(DeclGroupRef Group) override {
+    for (Decl *D : Group)
+      if (D && (inMainFile(D->getLocation()) || inMainFile(D->getBeginLoc()) ||
+                inMainFile(D->getEndLoc())))
+        TopLevel.push_back(D);
+    return true;
+  }
+
   void HandleTranslationUnit(ASTContext &Ctx) override;
 
 private:
+  bool inMainFile(SourceLocation Loc) const {
+    return Loc.isValid() && SM.isInMainFile(SM.getExpansionLoc(Loc));
+  }
+
   const std::vector<EntryJob> &Jobs;
   std::vector<std::optional<OpSignature>> &Out;
   llvm::Error &Err;
   const SourceManager &SM;
+  std::vector<Decl *> TopLevel;
 };
 
 /// Definitions in the main file, by qualified name.
@@ -316,7 +333,8 @@ llvm::Error withCallersHint(llvm::Error E, const analyze::ResolvedEntry &Entry) 
 
 void SignatureConsumer::HandleTranslationUnit(ASTContext &Ctx) {
   DefinitionFinder Finder(SM);
-  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (Decl *D : TopLevel)
+    Finder.TraverseDecl(D);
   for (const EntryJob &Job : Jobs) {
     const analyze::Location &Loc = Job.Entry->Loc;
     const FunctionDecl *Function = Finder.find(Job.Entry->Function, Loc.Line);
@@ -364,6 +382,10 @@ private:
   std::vector<std::string> &InputFiles;
 };
 
+/// Counts the parse's errors, printing nothing: a parse with the preamble
+/// that has any is repeated without it, as the analysis' parses are.
+class ErrorCounter : public DiagnosticConsumer {};
+
 /// Names a parse's signatures in the cache: its command line and what each
 /// job asks of it.
 std::string cacheKeyOf(const analyze::ParseRequest &Parse, const std::vector<EntryJob> &Jobs) {
@@ -398,6 +420,27 @@ std::vector<std::string> flagsFor(const SignatureRequest &Request, const std::st
   return Flags;
 }
 
+/// One parse of `Parse`'s main file that fills `Out` for `Jobs`; the error
+/// of a derivation in `Err`. False when the parse itself reported errors.
+bool parseForSignatures(const analyze::ParseRequest &Parse, const std::vector<EntryJob> &Jobs,
+                        std::vector<std::optional<OpSignature>> &Out, llvm::Error &Err,
+                        std::vector<std::string> &InputFiles) {
+  ErrorCounter Errors;
+  FileSystemOptions FSOptions;
+  FSOptions.WorkingDir = Parse.Directory;
+  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
+  tooling::ToolInvocation Invocation(analyze::commandLineWithPreamble(Parse),
+                                     std::make_unique<SignatureAction>(Jobs, Out, Err, InputFiles),
+                                     Files.get());
+  Invocation.setDiagnosticConsumer(&Errors);
+  Invocation.run();
+  // The cache entry depends on the preamble's headers, read through the PCH.
+  InputFiles.insert(InputFiles.end(), Parse.PreambleInputs.begin(), Parse.PreambleInputs.end());
+  if (!Parse.PreambleHeader.empty())
+    std::erase(InputFiles, realPathOf(Parse.PreambleHeader));
+  return Errors.getNumErrors() == 0;
+}
+
 /// Parses `File` (host side) once and derives the signatures of its entries.
 llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &File,
                          const std::vector<EntryJob> &Jobs,
@@ -422,17 +465,26 @@ llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &Fil
     return llvm::Error::success();
   }
   llvm::Error Err = llvm::Error::success();
-  IgnoringDiagConsumer Quiet;
-  FileSystemOptions FSOptions;
-  FSOptions.WorkingDir = Request.SourceRoot;
-  llvm::IntrusiveRefCntPtr<FileManager> Files(new FileManager(FSOptions));
   std::vector<std::string> InputFiles;
-  tooling::ToolInvocation Invocation(analyze::parseCommandLine(Parse),
-                                     std::make_unique<SignatureAction>(Jobs, Out, Err, InputFiles),
-                                     Files.get());
-  Invocation.setDiagnosticConsumer(&Quiet);
-  Invocation.run();
+  analyze::ParseRequest WithPreamble = Parse;
+  // A header defining an entry borrows a TU's flags: no preamble was built
+  // for that (its own would cost more than this one parse).
+  if (Request.TUFlags.count(File))
+    Cache.attachPreamble(WithPreamble);
+  bool Clean = parseForSignatures(WithPreamble, Jobs, Out, Err, InputFiles);
   ++Parses.Run;
+  if (!WithPreamble.PreamblePch.empty()) {
+    ++Parses.WithPreamble;
+    if (!Clean) { // Only a plain parse's results count when there are errors.
+      llvm::consumeError(std::move(Err));
+      Err = llvm::Error::success();
+      for (const EntryJob &Job : Jobs)
+        Out[Job.Index].reset();
+      InputFiles.clear();
+      parseForSignatures(Parse, Jobs, Out, Err, InputFiles);
+      ++Parses.Run;
+    }
+  }
   if (Err)
     return Err;
   std::vector<OpSignature> Derived;
@@ -445,6 +497,29 @@ llvm::Error deriveInFile(const SignatureRequest &Request, const std::string &Fil
   InputFiles.erase(llvm::unique(InputFiles), InputFiles.end());
   Cache.store(Key, InputFiles, Derived);
   return llvm::Error::success();
+}
+
+/// As the analysis asks for a TU's host parse (ported or not), from the
+/// source root: its flags and folder choose the preamble it shares.
+std::function<analyze::ParseRequest(const std::string &)>
+hostRequestFor(const SignatureRequest &Request) {
+  return [&Request](const std::string &TU) {
+    analyze::ParseRequest Parse;
+    Parse.MainFile = TU;
+    Parse.SourceRoot = Request.SourceRoot;
+    Parse.Side = analyze::ParseSide::Host;
+    Parse.Directory = Request.SourceRoot;
+    llvm::StringRef Relative(TU);
+    if (!Relative.consume_front(Request.SourceRoot + "/"))
+      Relative = TU;
+    for (const auto *Flags : {&Request.TUFlags, &Request.OtherTUFlags})
+      if (auto It = Flags->find(Relative.str()); It != Flags->end()) {
+        Parse.Flags = It->second;
+        break;
+      }
+    Parse.Flags.insert(Parse.Flags.end(), Request.ExtraArgs.begin(), Request.ExtraArgs.end());
+    return Parse;
+  };
 }
 
 } // namespace
@@ -473,7 +548,11 @@ llvm::Expected<std::vector<OpSignature>> deriveSignatures(const SignatureRequest
         {I, &Request.Entries[I], Request.OpNames[I], declaredWrites(Request, Request.OpNames[I]),
          Request.SourceRoot, &Request.WrittenPointerFields});
   std::vector<std::optional<OpSignature>> Derived(Request.Entries.size());
-  SignatureCache Cache(Request.CacheDir, Request.SourceRoot);
+  SignatureCache Cache(Request.CacheDir, Request.SourceRoot,
+                       Request.UsePreamble
+                           ? hostRequestFor(Request)
+                           : std::function<analyze::ParseRequest(const std::string &)>(),
+                       Request.Jobs);
   SignatureParses Counted;
   for (const auto &[File, Jobs] : ByFile)
     if (llvm::Error Err = deriveInFile(Request, File, Jobs, Derived, Cache, Counted))

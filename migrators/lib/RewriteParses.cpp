@@ -67,6 +67,8 @@ std::vector<ParseRecord> RewriteParses::run(const std::vector<ParseJob> &Jobs) {
   unsigned Workers = llvm::hardware_concurrency(Ctx.request().Jobs).compute_thread_count();
   analyze::ConcurrencyCap Cap = analyze::capConcurrency(
       Workers, analyze::availableMemory(), analyze::heaviest(Weights), "rewrite parse");
+  if (!Misses.empty() && !llvm::is_contained(Stats.Concurrency, Cap.Why))
+    Stats.Concurrency.push_back(Cap.Why);
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Cap.AtOnce));
   for (size_t M = 0; M < Misses.size(); ++M)
     Pool.async([&, M] {
@@ -84,8 +86,11 @@ std::vector<ParseRecord> RewriteParses::run(const std::vector<ParseJob> &Jobs) {
 
 RewriteStats RewriteParses::stats() const {
   RewriteStats Out = Stats;
-  if (Preambles)
+  if (Preambles) {
     Out.Preambles = Preambles->notes();
+    Out.Concurrency.insert(Out.Concurrency.begin(), Preambles->concurrency().begin(),
+                           Preambles->concurrency().end());
+  }
   return Out;
 }
 

@@ -7,7 +7,9 @@ namespace opmig::migrate {
 /// Kind of the cache entries: a new format gets a new kind.
 static constexpr const char *EntryKind = "op-signatures/1";
 
-SignatureCache::SignatureCache(const std::string &Dir, const std::string &SourceRoot) {
+SignatureCache::SignatureCache(
+    const std::string &Dir, const std::string &SourceRoot,
+    std::function<analyze::ParseRequest(const std::string &)> HostRequestFor, unsigned Jobs) {
   if (Dir.empty())
     return;
   llvm::Expected<analyze::SourceTree> Read = analyze::readSourceTree(SourceRoot);
@@ -17,6 +19,9 @@ SignatureCache::SignatureCache(const std::string &Dir, const std::string &Source
   }
   Tree.emplace(std::move(*Read));
   Cache = std::make_unique<analyze::FactsCache>(Dir, *Tree);
+  if (HostRequestFor)
+    Preambles =
+        std::make_unique<analyze::PreambleAttacher>(*Tree, *Cache, std::move(HostRequestFor), Jobs);
 }
 
 SignatureCache::~SignatureCache() = default;
@@ -45,6 +50,14 @@ void SignatureCache::store(const std::string &Key, const std::vector<std::string
   for (const OpSignature &Sig : Signatures)
     Saved.push_back(opSignatureJson(Sig));
   Cache->storeEntry(Key, InputFiles, EntryKind, std::move(Saved));
+}
+
+void SignatureCache::attachPreamble(analyze::ParseRequest &Parse) {
+  if (!Preambles)
+    return;
+  std::vector<analyze::ParseRequest> One = {Parse};
+  Preambles->attach(One);
+  Parse = std::move(One.front());
 }
 
 } // namespace opmig::migrate

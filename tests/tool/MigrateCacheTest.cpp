@@ -81,6 +81,23 @@ INSTANTIATE_TEST_SUITE_P(Goldens, MigrateCache,
                            return Info.param.Domain + "_" + Info.param.Profile.substr(0, 5);
                          });
 
+/// The sample's entry file starts with the run of c10 includes its TUs
+/// share: with a cache, its signature parse uses the analysis' preamble, and
+/// the generated glue (schemas, fakes) is the golden's, as without it.
+TEST(MigrateCacheSignatures, TheSignatureParseUsesTheAnalysisPreamble) {
+  MigrationCase C = sampleIntoCacheDit();
+  MigrationSandbox With(C), Without(C);
+  auto [Preamble, Stats] = migrate(C, With, {"--cache-dir", makeTempDir()});
+  EXPECT_EQ(Stats["signatures"]["parses_run"], 1) << Stats.dump(1);
+  EXPECT_EQ(Stats["signatures"]["parses_with_preamble"], 1) << Stats.dump(1);
+  EXPECT_EQ(describeTreeDifference(snapshotTree(goldenDir(C)), Preamble), "");
+  auto [Plain, PlainStats] = migrate(C, Without, {"--cache-dir", makeTempDir(), "--no-preamble"});
+  EXPECT_EQ(PlainStats["signatures"]["parses_with_preamble"], 0) << PlainStats.dump(1);
+  EXPECT_EQ(describeTreeDifference(Plain, Preamble), "");
+  // Why the rewrite's parses ran as many at once as they did (-v prints it).
+  EXPECT_FALSE(Stats["rewrite"]["concurrency"].empty()) << Stats.dump(1);
+}
+
 /// preamble_runs' two scale TUs start with the same external includes (the
 /// stand-in torch and a third-party header): its kernel-level entry ported
 /// without an op.

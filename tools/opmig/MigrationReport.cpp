@@ -90,18 +90,21 @@ json interruptedJson(const MigrationResult &R) {
 json statsJson(const MigrationResult &R) {
   const analyze::AnalysisStats &A = R.Analysis.Stats;
   const migrate::RewriteStats &W = R.Rewrite;
-  return {
-      {"analysis",
-       {{"parses_run", A.ParsesRun},
-        {"parses_cached", A.ParsesCached},
-        {"parses_with_preamble", A.ParsesWithPreamble},
-        {"preambles", A.Preambles}}},
-      {"rewrite",
-       {{"parses_run", W.ParsesRun},
-        {"parses_cached", W.ParsesCached},
-        {"parses_with_preamble", W.ParsesWithPreamble},
-        {"preambles", W.Preambles}}},
-      {"signatures", {{"parses_run", R.Signatures.Run}, {"parses_cached", R.Signatures.Cached}}}};
+  return {{"analysis",
+           {{"parses_run", A.ParsesRun},
+            {"parses_cached", A.ParsesCached},
+            {"parses_with_preamble", A.ParsesWithPreamble},
+            {"preambles", A.Preambles}}},
+          {"rewrite",
+           {{"parses_run", W.ParsesRun},
+            {"parses_cached", W.ParsesCached},
+            {"parses_with_preamble", W.ParsesWithPreamble},
+            {"preambles", W.Preambles},
+            {"concurrency", W.Concurrency}}},
+          {"signatures",
+           {{"parses_run", R.Signatures.Run},
+            {"parses_cached", R.Signatures.Cached},
+            {"parses_with_preamble", R.Signatures.WithPreamble}}}};
 }
 
 void describeStats(const MigrationResult &R, llvm::raw_ostream &OS) {
@@ -111,10 +114,15 @@ void describeStats(const MigrationResult &R, llvm::raw_ostream &OS) {
      << A.ParsesWithPreamble << " with a shared preamble; rewrite " << W.ParsesRun << " run, "
      << W.ParsesCached << " from cache, " << W.ParsesWithPreamble
      << " with a shared preamble; signatures " << R.Signatures.Run << " run, "
-     << R.Signatures.Cached << " from cache\n";
+     << R.Signatures.Cached << " from cache, " << R.Signatures.WithPreamble
+     << " with a shared preamble\n";
   for (const std::string &Note : A.Preambles)
     OS << "  analysis: " << Note << "\n";
+  for (const std::string &Note : A.Concurrency)
+    OS << "  analysis: " << Note << "\n";
   for (const std::string &Note : W.Preambles)
+    OS << "  rewrite: " << Note << "\n";
+  for (const std::string &Note : W.Concurrency)
     OS << "  rewrite: " << Note << "\n";
 }
 

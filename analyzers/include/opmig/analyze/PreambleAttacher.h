@@ -39,6 +39,8 @@ public:
   /// use one; see SharedPreambles::attach.
   void attach(std::vector<ParseRequest> &Parses);
   const std::vector<std::string> &notes() const;
+  /// Why the preamble builds ran as many at once as they did (ParseBudget.h).
+  const std::vector<std::string> &concurrency() const;
   unsigned parsesAttached() const;
 
 private:

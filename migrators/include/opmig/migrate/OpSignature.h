@@ -123,6 +123,9 @@ struct SignatureRequest {
   std::vector<analyze::ResolvedEntry> Entries;
   std::vector<std::string> OpNames;
   std::map<std::string, std::vector<std::string>> TUFlags; ///< By relative path.
+  /// Flags of the tree's other TUs (AnalysisResult::OtherTUFlags): with
+  /// `TUFlags`, they let the parse choose the analysis' shared preamble.
+  std::map<std::string, std::vector<std::string>> OtherTUFlags;
   std::vector<std::string> ExtraArgs;
   std::vector<std::string> ExternalDirs;
   /// Tensor parameters the user says an op writes, by op name: writes the
@@ -137,11 +140,16 @@ struct SignatureRequest {
   /// The analysis' cache folder: the signatures of each parse are kept
   /// there (SignatureCache.h); empty: none.
   std::string CacheDir;
+  /// Parse with the analysis' shared preamble found in `CacheDir`
+  /// (AnalyzeOptions::UsePreamble); the signatures are the same.
+  bool UsePreamble = true;
+  unsigned Jobs = 0; ///< For a preamble build, as the analysis' `-j`.
 };
 
-/// How many parses deriveSignatures ran, and answered from the cache.
+/// How many parses deriveSignatures ran (of those, with the shared
+/// preamble), and answered from the cache.
 struct SignatureParses {
-  unsigned Run = 0, Cached = 0;
+  unsigned Run = 0, Cached = 0, WithPreamble = 0;
 };
 
 /// Derives one signature per entry. An entry whose signature has a type the

@@ -108,6 +108,9 @@ struct RewriteStats {
   unsigned ParsesCached = 0;          ///< Records read from the cache instead.
   unsigned ParsesWithPreamble = 0;    ///< Of those run, with a shared preamble.
   std::vector<std::string> Preambles; ///< How each preamble was found or built.
+  /// Why the parses (and preamble builds) ran as many at once as they did:
+  /// the memory cap of ParseBudget.h, as the analysis says it.
+  std::vector<std::string> Concurrency;
 };
 
 struct RewrittenFile {
