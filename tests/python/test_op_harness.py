@@ -542,6 +542,36 @@ class PerfVerdictTest(unittest.TestCase):
         self.assertAlmostEqual(figures["noise_band"], 0.3)
 
 
+class PerfFloorTest(unittest.TestCase):
+    """The absolute floor of the noise band: a fraction of a microsecond per call."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.harness = load_harness()
+
+    SETTINGS = {"min_band": 0.05, "band_factor": 3.0, "min_abs_ms": 0.00025}
+
+    def test_a_fifth_of_a_microsecond_on_a_tiny_kernel_is_noise(self):
+        # correct-diff's odd/float64 on the H200: 0.003819 ms against 0.003633 ms.
+        ok, detail, figures = self.harness.perf_verdict(
+            [0.003819] * 8, [0.003633] * 8, [0.003633] * 8, self.SETTINGS
+        )
+        self.assertTrue(ok, detail)
+        self.assertAlmostEqual(figures["noise_band"], 0.00025 / 0.003633)
+
+    def test_a_microsecond_and_a_half_is_not(self):
+        # bf16-fallback's odd/bfloat16: 0.003319 ms against 0.001855 ms.
+        ok, detail, _ = self.harness.perf_verdict(
+            [0.003319] * 8, [0.001855] * 8, [0.001855] * 8, self.SETTINGS
+        )
+        self.assertFalse(ok, detail)
+
+    def test_the_floor_is_nothing_for_a_long_kernel(self):
+        ok, _, figures = self.harness.perf_verdict([1.4] * 8, [1.0] * 8, [1.0] * 8, self.SETTINGS)
+        self.assertFalse(ok)
+        self.assertEqual(figures["noise_band"], 0.05)
+
+
 class ScriptedCuda:
     """`torch.cuda` as the Timer uses it, with a GPU whose start event is reached before the
     host has queued the calls while the sleep is shorter than `needed_cycles`."""

@@ -49,7 +49,7 @@ The request:
                   "wrappers": {op: attribute of DOMAIN_MODULE that calls it}}
                  (api, cache-dit and veomni)
    "upstream": {"library": SO, "namespace": NS_UPSTREAM}    (upstream, diff, perf)
-   "perf": {"warmup", "samples", "min_sample_ms", "min_band", "band_factor",
+   "perf": {"warmup", "samples", "min_sample_ms", "min_band", "min_abs_ms", "band_factor",
             "flush_l2_bytes"}                                 (perf)
    "ops": [OP, ...]}
 
@@ -881,11 +881,15 @@ def perf_verdict(migrated, upstream, upstream_again, settings):
         "upstream": relative_spread(upstream),
         "upstream_again": relative_spread(upstream_again),
     }
+    # Two builds of the same code measured a fraction of a microsecond per call apart, a
+    # large share of a kernel of a few microseconds (docs/gpu-runs.md, session 18).
+    floor = settings.get("min_abs_ms", 0.0) / u if u > 0 else 0.0
     band = max(
         settings.get("min_band", 0.05),
         settings.get("band_factor", 3.0) * abs(self_ratio - 1.0),
         spreads["upstream"],
         spreads["upstream_again"],
+        floor,
     )
     figures = {
         "migrated_ms": m,
