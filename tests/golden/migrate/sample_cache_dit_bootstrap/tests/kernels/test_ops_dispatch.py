@@ -7,6 +7,7 @@ until the layer is gone: that is the policy, not a flaky test.
 
 import importlib
 import pathlib
+import re
 
 import pytest
 
@@ -53,3 +54,7 @@ def test_removed_backend_layers_stay_removed(relative):
 @pytest.mark.parametrize("name", _REMOVED_NAMES)
 def test_no_backend_selector(name):
     assert not hasattr(kernels, name)
+
+
+def test_no_select_backend_helpers():
+    assert [name for name in vars(kernels) if re.fullmatch(r"_select_\w+_backend", name)] == []
