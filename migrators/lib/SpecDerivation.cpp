@@ -279,14 +279,86 @@ private:
     }
     if (const auto *Subscript = dyn_cast<CXXOperatorCallExpr>(strip(E));
         Subscript && Subscript->getOperator() == OO_Subscript && Subscript->getNumArgs() == 2)
-      if (const Expr *Tensor = methodObject(Subscript->getArg(0), Inner);
-          Tensor && Inner == "sizes")
+      if (const Expr *Tensor = sizesObject(Subscript->getArg(0)))
         if (std::optional<unsigned> Param = tensorParam(Tensor))
           if (std::optional<int64_t> Index = index(Subscript->getArg(1), *Param))
             return SizeTerm{*Param, *Index, ""};
     if (const VarDecl *Var = local(E))
       return localSize(Var);
     return std::nullopt;
+  }
+
+  /// The tensor of `x.sizes()`, directly or through a `const` local
+  /// initialised with it (`const auto sizes = x.sizes(); sizes[0]`).
+  const Expr *sizesObject(const Expr *E) const {
+    llvm::StringRef Method;
+    if (const Expr *Tensor = methodObject(E, Method))
+      return Method == "sizes" ? Tensor : nullptr;
+    const VarDecl *Var = local(E);
+    if (!Var || !Var->getType().isConstQualified())
+      return nullptr;
+    const Expr *Tensor = methodObject(Var->getInit(), Method);
+    return Tensor && Method == "sizes" ? Tensor : nullptr;
+  }
+
+  /// The items of a list a shape is compared with: `IntArrayRef({a, b})`,
+  /// `at::IntArrayRef{a, b}`, `std::vector<int64_t>{a, b}`.
+  static std::optional<std::vector<const Expr *>> listItems(const Expr *E) {
+    for (int Depth = 0; E && Depth < 12; ++Depth) {
+      E = E->IgnoreImplicit()->IgnoreParenCasts();
+      if (const auto *Init = dyn_cast<InitListExpr>(E))
+        return std::vector<const Expr *>(Init->inits().begin(), Init->inits().end());
+      if (const auto *List = dyn_cast<CXXStdInitializerListExpr>(E))
+        E = List->getSubExpr();
+      else if (const auto *Temporary = dyn_cast<MaterializeTemporaryExpr>(E))
+        E = Temporary->getSubExpr();
+      else if (const auto *Construct = dyn_cast<CXXConstructExpr>(E);
+               Construct && Construct->getNumArgs() >= 1)
+        E = Construct->getArg(0);
+      else
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+
+  /// `x.sizes() == IntArrayRef({a, b, c})` (CHECK_SHAPE), either way round:
+  /// x's rank, and each dim what the list says (a size, a literal, an
+  /// expression of sizes; a local count names the dim).
+  bool shapeList(const Expr *L, const Expr *R, const std::string &At) {
+    for (int Turn = 0; Turn < 2; ++Turn, std::swap(L, R)) {
+      llvm::StringRef Method;
+      const Expr *Object = methodObject(L, Method);
+      std::optional<unsigned> Param =
+          Object && Method == "sizes" ? tensorParam(Object) : std::nullopt;
+      std::optional<std::vector<const Expr *>> Items = Param ? listItems(R) : std::nullopt;
+      if (!Items)
+        continue;
+      ParamFacts &P = Params[*Param];
+      if (!P.Rank) {
+        P.Rank = static_cast<int64_t>(Items->size());
+        P.RankAt = At;
+      }
+      for (size_t I = 0; I < Items->size(); ++I)
+        listItem(SizeTerm{*Param, static_cast<int64_t>(I), ""}, (*Items)[I], At);
+      return true;
+    }
+    return false;
+  }
+
+  void listItem(const SizeTerm &Slot, const Expr *Item, const std::string &At) {
+    std::optional<DimExpr> E = dimExpr(Item);
+    if (E && E->K == DimExpr::Size)
+      return Equal.push_back({{Slot, E->Term}, At});
+    if (E && E->K == DimExpr::Literal)
+      return Fixed.push_back({Slot, E->Value, At});
+    if (E && hasSize(*E)) {
+      DimExpr Size;
+      Size.K = DimExpr::Size;
+      Size.Term = Slot;
+      return Constraints.push_back({Size, *E, "==", At});
+    }
+    if (const VarDecl *Var = local(Item); Var && Var->getType()->isIntegerType())
+      Aliases.push_back(SizeTerm{Slot.Param, Slot.Index, Var->getNameAsString()});
   }
 
   /// A `const` local initialised with a size names that dim.
@@ -480,6 +552,8 @@ private:
       if (std::optional<std::pair<unsigned, std::string>> Is = dtypeIs(L, R))
         return setDtypes(Is->first, {Is->second}, At);
     if (Op == BO_EQ && rank(L, R, At))
+      return;
+    if (Op == BO_EQ && shapeList(L, R, At))
       return;
     if (leastRank(Op, L, R, At))
       return;

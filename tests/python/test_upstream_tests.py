@@ -4,6 +4,8 @@ the spec's dims). The tree is tests/fixtures/upstream_tests."""
 
 import json
 import os
+import shutil
+import tempfile
 import textwrap
 import unittest
 
@@ -109,6 +111,109 @@ class ReaderTest(unittest.TestCase):
     def test_a_file_that_does_not_parse_is_skipped(self):
         answer = {"files": 0, "ops": {"op": {"calls": 0, "with_shapes": 0, "found": []}}}
         self.assertFalse(reader.read_file("def (:\n", "t.py", {"op": {"op"}}, answer))
+
+
+class WrapperTest(unittest.TestCase):
+    """Calls of the upstream package's Python wrappers, followed into the op."""
+
+    def tree(self, files):
+        root = tempfile.mkdtemp(prefix="upstream-wrappers")
+        self.addCleanup(shutil.rmtree, root)
+        for relative, text in files.items():
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(textwrap.dedent(text))
+        return reader.read_tree({"root": root, "ops": {"roll_update": ["roll_update"]}})
+
+    PACKAGE = {
+        "rollpkg/__init__.py": "",
+        "rollpkg/api.py": """\
+            import torch
+            from rollpkg.impl import roll_update_function
+
+            def roll_update(x, state, weight, bias=None, activation=None):
+                activation = activation in ["silu"]
+                if x.dim() == 2:
+                    x = x.unsqueeze(-1)
+                return roll_update_function(x, state, weight, bias, activation)
+            """,
+        "rollpkg/impl.py": """\
+            import torch
+            import roll_ext
+
+            def roll_update_function(x, state, weight, bias, silu):
+                out = torch.empty_like(x)
+                _roll_cpp(x=x, state=state, weight=weight, bias_=bias, out=out, silu=silu)
+                return out
+
+            def _roll_cpp(x, state, weight, bias_, out, silu):
+                roll_ext.roll_update(x, state, weight, bias_, out, silu)
+            """,
+    }
+
+    def test_a_wrappers_call_is_followed_into_the_ops_own_order(self):
+        files = dict(self.PACKAGE)
+        files["tests/test_roll.py"] = """\
+            import torch
+            from rollpkg.api import roll_update
+
+            def test_roll():
+                x = torch.randn(4, 3, 32).transpose(-1, -2)
+                state_len = torch.randint(2, 9, (1,)).item()
+                state = torch.randn(4, state_len, 32).transpose(1, 2)
+                weight = torch.randn(32, 3)
+                roll_update(x, state, weight, activation="silu")
+            """
+        roll = self.tree(files)["ops"]["roll_update"]
+        self.assertEqual((roll["calls"], roll["with_shapes"], roll["unread"]), (1, 1, []))
+        found = roll["found"][0]
+        self.assertEqual(
+            found["args"],
+            [
+                {"shape": [4, 32, 3]},
+                {"shape": [4, 32, 2]},
+                {"shape": [32, 3]},
+                None,
+                {"shape": [4, 32, 3]},
+                None,
+            ],
+            "out made by the wrapper; randint's low end; the unsqueeze under an `if` not taken",
+        )
+        self.assertEqual(
+            found["through"],
+            ["rollpkg/api.py:4", "rollpkg/impl.py:4", "rollpkg/impl.py:9"],
+        )
+
+    def test_a_call_that_gives_no_reading_says_why(self):
+        files = dict(self.PACKAGE)
+        files["tests/test_roll.py"] = """\
+            from rollpkg.api import roll_update
+
+            def test_roll(make):
+                roll_update(make(1), make(2), make(3), unknown=1)
+                roll_update(make(1), make(2), make(3))
+            """
+        roll = self.tree(files)["ops"]["roll_update"]
+        self.assertEqual(roll["found"], [])
+        self.assertEqual(
+            [(item["line"], item["why"]) for item in roll["unread"]],
+            [
+                (
+                    4,
+                    "through roll_update: its arguments do not bind to "
+                    "rollpkg/api.py:4's parameters",
+                ),
+                (5, "no argument's shape was read (tensors made other than by a factory)"),
+            ],
+        )
+
+    def test_reshaping_methods(self):
+        self.assertEqual(reader.reshaped("permute", [2, 3, 4], [2, 0, 1]), [4, 2, 3])
+        self.assertEqual(reader.reshaped("unsqueeze", [2, 3], [-1]), [2, 3, 1])
+        self.assertEqual(reader.reshaped("t", [2, 3], []), [3, 2])
+        self.assertEqual(reader.reshaped("view", [2, 3], [6]), [6])
+        self.assertIsNone(reader.reshaped("view", [2, 3], [-1, 3]), "-1 is not worked out")
 
 
 def json_bytes(value):

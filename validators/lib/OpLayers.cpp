@@ -97,6 +97,7 @@ OpRequest requestFor(const LayerContext &Ctx, const SpecOp &Op) {
     if (auto It = Ctx.Tests->Ops.find(Op.Name); It != Ctx.Tests->Ops.end())
       FromTests = casesFromTests(Op, It->second, Ctx.Tests->Files);
   OpRequest R = opRequest(Op, FromTests.Cases);
+  R.FromTests = FromTests.Summary;
   if (!FromTests.Summary.empty())
     Ctx.note(Op.Name + ": upstream tests: " + FromTests.Summary +
              (R.CasesFrom.empty() ? " (not used: the spec gives cases)" : ""));
@@ -267,8 +268,11 @@ OpRequest opLayerOpRequest(const LayerContext &Ctx, const SpecOp &Op) {
 }
 
 std::string noCasesBecause(const OpRequest &R) {
-  return "the spec gives no cases and none could be generated from the code (fill: " + R.Missing +
-         ")";
+  std::string Why =
+      "the spec gives no cases and none could be generated from the code (fill: " + R.Missing + ")";
+  if (!R.FromTests.empty())
+    Why += "; upstream tests: " + R.FromTests;
+  return Why;
 }
 
 } // namespace opmig::validate

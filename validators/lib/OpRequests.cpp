@@ -145,7 +145,13 @@ private:
     Case["kind"] = Kind;
     Case["what"] = What;
     Case["expect"] = Expect;
-    Case["overrides"] = json::object();
+    // A shape the case gives an input the spec leaves without one stays.
+    json Kept = json::object();
+    if (Base.contains("overrides"))
+      for (auto &[Input, Override] : Base["overrides"].items())
+        if (Override.contains("shape"))
+          Kept[Input]["shape"] = Override["shape"];
+    Case["overrides"] = std::move(Kept);
     Cases.push_back(std::move(Case));
     return Cases.back();
   }
@@ -342,6 +348,8 @@ json casesJson(const SpecOp &Op, const std::vector<SourcedCase> &Chosen) {
                            scalarsFor(Op, C.Case));
       if (!C.Origin.empty())
         Case["origin"] = C.Origin;
+      for (const auto &[Input, Shape] : C.Shapes)
+        Case["overrides"][Input]["shape"] = Shape;
       Cases.push_back(std::move(Case));
     }
   // Generated cases widen themselves; the twin is for the user's.

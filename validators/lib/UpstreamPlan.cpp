@@ -3,6 +3,7 @@
 #include "opmig/support/Errors.h"
 #include "opmig/support/Hashing.h"
 #include "opmig/support/SourceFiles.h"
+#include "opmig/validate/EntryDefinition.h"
 #include "opmig/validate/UpstreamBuild.h"
 #include "opmig/validate/Validate.h"
 
@@ -132,6 +133,44 @@ llvm::Error checkClosure(const Manifest &M, const std::string &Root) {
   return llvm::Error::success();
 }
 
+/// The registration TU's include for `Spelling`, included by `TU`: the
+/// file beside the TU (absolute), else as spelled, through the include dirs.
+std::string includeFor(const std::string &Root, const std::string &TU,
+                       const std::string &Spelling) {
+  std::string Beside = Root + "/" + path::parent_path(TU).str();
+  Beside += (StringRef(Beside).ends_with("/") ? "" : "/") + Spelling;
+  if (fs::exists(Beside))
+    return Beside;
+  return "<" + Spelling + ">";
+}
+
+/// The entry as the closure TU that defines it writes it, for an entry no
+/// header declares; InputError when no TU defines it or none can call it.
+llvm::Expected<UpstreamEntry> definedEntry(const ManifestOp &Op, const UpstreamPlan &Plan) {
+  for (const std::string &TU : Plan.Sources) {
+    std::optional<std::string> Text = readText(Plan.SourceRoot + "/" + TU);
+    if (!Text)
+      continue;
+    llvm::Expected<std::optional<EntryDefinition>> Found =
+        findEntryDefinition(Op.UpstreamFunction, *Text, TU);
+    if (!Found)
+      return inputError("op ", Op.Name, ": ", llvm::toString(Found.takeError()));
+    if (!*Found)
+      continue;
+    UpstreamEntry E;
+    E.Op = Op.Name;
+    E.Schema = Op.Schema;
+    E.Function = (*Found)->qualifiedName();
+    E.Declaration = (*Found)->declaration();
+    for (const std::string &Spelling : (*Found)->Includes)
+      E.Includes.push_back(includeFor(Plan.SourceRoot, TU, Spelling));
+    return E;
+  }
+  return inputError("no header of the upstream closure declares ", Op.UpstreamFunction, " (op ",
+                    Op.Name, "), and no TU of it (", llvm::join(Plan.Sources, ", "),
+                    ") defines it at namespace scope: the registration TU cannot declare it");
+}
+
 llvm::Error addEntries(const Manifest &M, UpstreamPlan &Plan) {
   std::vector<std::string> Headers;
   for (const std::string &File : Plan.Files)
@@ -139,10 +178,14 @@ llvm::Error addEntries(const Manifest &M, UpstreamPlan &Plan) {
       Headers.push_back(Plan.SourceRoot + "/" + File);
   for (const ManifestOp &Op : M.Ops) {
     std::string Header = declaringHeader(Op.UpstreamFunction, Headers);
-    if (Header.empty())
-      return inputError("no header of the upstream closure declares ", Op.UpstreamFunction, " (op ",
-                        Op.Name, "), which the registration TU must include");
-    Plan.Entries.push_back({Op.Name, Op.Schema, Op.UpstreamFunction, Header});
+    if (!Header.empty()) {
+      Plan.Entries.push_back({Op.Name, Op.Schema, Op.UpstreamFunction, Header, {}, ""});
+      continue;
+    }
+    llvm::Expected<UpstreamEntry> Defined = definedEntry(Op, Plan);
+    if (!Defined)
+      return Defined.takeError();
+    Plan.Entries.push_back(std::move(*Defined));
   }
   return llvm::Error::success();
 }

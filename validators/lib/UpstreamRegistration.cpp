@@ -204,13 +204,23 @@ std::string upstreamNamespace(StringRef OpNamespace) { return OpNamespace.str() 
 
 llvm::Expected<std::string> upstreamRegistrationSource(const std::string &Namespace,
                                                        const std::vector<UpstreamEntry> &Entries) {
-  std::string Includes, Wrappers, Defs, Impls;
+  std::string Includes, Declarations, Wrappers, Defs, Impls;
   std::vector<std::string> Headers;
+  auto Include = [&](const std::string &Header) {
+    if (Header.empty() || llvm::is_contained(Headers, Header))
+      return;
+    Headers.push_back(Header);
+    bool Angled = llvm::StringRef(Header).starts_with("<");
+    Includes += "#include " + (Angled ? Header : "\"" + Header + "\"") + "\n";
+  };
   for (const UpstreamEntry &E : Entries) {
-    if (!E.Header.empty() && llvm::find(Headers, E.Header) == Headers.end()) {
-      Headers.push_back(E.Header);
-      Includes += "#include \"" + E.Header + "\"\n";
-    }
+    Include(E.Header);
+    for (const std::string &Header : E.Includes)
+      Include(Header);
+    if (!E.Declaration.empty())
+      Declarations += "\n// " + E.Function +
+                      " as its defining TU writes it (no header declares it)\n" + E.Declaration +
+                      "\n";
     llvm::Expected<std::string> Wrapper = wrapperFor(E);
     if (!Wrapper)
       return inputError("op ", E.Op, ": ", llvm::toString(Wrapper.takeError()));
@@ -223,9 +233,9 @@ llvm::Expected<std::string> upstreamRegistrationSource(const std::string &Namesp
          Namespace +
          " with the migrated ops' schemas. Not the upstream's own binding TU.\n"
          "#include <ATen/ATen.h>\n#include <torch/library.h>\n\n" +
-         Includes + "\nnamespace {\n" + Wrappers + "} // namespace\n\nTORCH_LIBRARY(" + Namespace +
-         ", m) {\n" + Defs + "}\n\nTORCH_LIBRARY_IMPL(" + Namespace + ", CUDA, m) {\n" + Impls +
-         "}\n";
+         Includes + Declarations + "\nnamespace {\n" + Wrappers +
+         "} // namespace\n\nTORCH_LIBRARY(" + Namespace + ", m) {\n" + Defs +
+         "}\n\nTORCH_LIBRARY_IMPL(" + Namespace + ", CUDA, m) {\n" + Impls + "}\n";
 }
 
 std::string declaringHeader(const std::string &Function, const std::vector<std::string> &Headers) {

@@ -10,15 +10,26 @@ imports or runs them) and, for each call whose function is one of an op's
 names (`rms_norm(...)`, `ops.rms_norm(...)`, `torch.ops.ns.rms_norm(...)`),
 reads each argument statically: a tensor made by `torch.randn/rand/empty/
 zeros/ones/randint(...)` (or `*_like` of one, or through `.cuda()`, `.to()`,
-`.half()`, ...) whose size is ints: literals, names bound to ints in the
-function or the module, arithmetic on those, or the values of
-`pytest.mark.parametrize` (one reading per combination). Anything else is
-left unread. The answer, on stdout:
+`.half()`, `.transpose()`, `.permute()`, `.unsqueeze()`, ...) whose size is
+ints: literals, names bound to ints in the function or the module,
+arithmetic on those, `torch.randint(low, high, ...).item()` (its low end, a
+value the test may draw), or the values of `pytest.mark.parametrize` (one
+reading per combination). Anything else is left unread.
+
+A call of a Python function of the upstream's own package (not a test file)
+that has an op's name, or that the test imports under it, is a wrapper: its
+arguments are bound to its parameters and followed through its body's
+straight-line statements (not those under an `if` or a loop) into the call
+it makes, to another such function or to the op itself (`ext.op(...)`), so
+the reading has the op's arguments, in the op's order (`out =
+torch.empty_like(x)` made on the way included). The answer, on stdout:
 
   {"files": N,
    "ops": {OP: {"calls": N, "with_shapes": N,
                 "found": [{"path": REL, "line": N, "variant": K,
-                           "args": [ARG], "kwargs": {NAME: ARG}}]}}}
+                           "args": [ARG], "kwargs": {NAME: ARG},
+                           "through": [REL:LINE of each wrapper]}],
+                "unread": [{"path": REL, "line": N, "why": "..."}]}}}
   ARG: {"shape": [ints]} | {"value": number} | null
 """
 
@@ -38,6 +49,7 @@ SAME_SHAPE = {
 SKIPPED_FOLDERS = {"build", "dist", "node_modules", "venv", "__pycache__", "site-packages"}
 MAX_VARIANTS = 32
 MAX_DEPTH = 12
+MAX_WRAPPERS = 6
 
 
 def test_files(root):
@@ -136,6 +148,15 @@ class Scope:
         if name in SAME_SHAPE and isinstance(call.func, ast.Attribute):
             inner = self.value(call.func.value, depth + 1)
             return inner if isinstance(inner, Tensor) else None
+        if name in RESHAPING and isinstance(call.func, ast.Attribute):
+            inner = self.value(call.func.value, depth + 1)
+            ints = [as_int(self.value(arg, depth + 1)) for arg in call.args]
+            if not isinstance(inner, Tensor) or None in ints:
+                return None
+            shape = reshaped(name, list(inner.shape), ints)
+            return Tensor(shape) if shape is not None else None
+        if name == "item" and isinstance(call.func, ast.Attribute):
+            return self.drawn(call.func.value, depth)
         if name in LIKE and call.args:
             inner = self.value(call.args[0], depth + 1)
             return inner if isinstance(inner, Tensor) else None
@@ -143,6 +164,14 @@ class Scope:
             return None
         shape = self.factory_shape(name, call, depth)
         return Tensor(list(shape)) if shape is not None else None
+
+    def drawn(self, node, depth):
+        """`torch.randint(low, high, size)`: low, a value the test may draw."""
+        if not isinstance(node, ast.Call) or call_name(node.func) != "randint":
+            return None
+        if len(node.args) >= 3:
+            return as_int(self.value(node.args[0], depth + 1))
+        return 0 if len(node.args) == 2 else None
 
     def factory_shape(self, name, call, depth):
         size = keyword(call, "size")
@@ -154,6 +183,37 @@ class Scope:
             return as_shape(self.value(call.args[0], depth + 1))
         values = [as_int(self.value(arg, depth + 1)) for arg in call.args]
         return tuple(values) if call.args and None not in values else None
+
+
+RESHAPING = {"transpose", "permute", "unsqueeze", "squeeze", "t", "view", "reshape"}
+
+
+def reshaped(name, shape, ints):
+    """The shape after `.transpose(a, b)`, `.permute(...)`, ...; None if unknown."""
+    rank = len(shape)
+    try:
+        if name == "transpose" and len(ints) == 2:
+            a, b = (i % rank for i in ints)
+            shape[a], shape[b] = shape[b], shape[a]
+            return shape
+        if name == "t" and rank <= 2:
+            return shape[::-1]
+        if name == "permute" and sorted(i % rank for i in ints) == list(range(rank)):
+            return [shape[i % rank] for i in ints]
+        if name == "unsqueeze" and len(ints) == 1:
+            shape.insert(ints[0] % (rank + 1), 1)
+            return shape
+        if name == "squeeze" and len(ints) == 1:
+            return (
+                shape[: ints[0] % rank] + shape[ints[0] % rank + 1 :]
+                if shape[ints[0] % rank] == 1
+                else shape
+            )
+        if name in ("view", "reshape") and ints and all(i > 0 for i in ints):
+            return ints
+    except (ZeroDivisionError, IndexError):
+        return None
+    return None
 
 
 def argument(value):
@@ -257,29 +317,194 @@ def functions(tree):
                     yield item
 
 
+# --- wrappers --------------------------------------------------------------
+
+
+class Package:
+    """The module-level functions of the tree's own (non-test) Python files."""
+
+    def __init__(self, root):
+        self.root = root
+        # name -> [(relative path, FunctionDef, imports)]; none without a root
+        self.defs = None if root else {}
+
+    def load(self):
+        self.defs = {}
+        for folder, subfolders, files in os.walk(self.root):
+            subfolders[:] = sorted(
+                n for n in subfolders if not n.startswith(".") and n not in SKIPPED_FOLDERS
+            )
+            for name in sorted(files):
+                if not name.endswith(".py") or is_test_name(name) or name == "setup.py":
+                    continue
+                path = os.path.join(folder, name)
+                relative = os.path.relpath(path, self.root).replace(os.sep, "/")
+                try:
+                    with open(path, encoding="utf-8") as handle:
+                        tree = ast.parse(handle.read(), filename=relative)
+                except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+                    continue
+                imported = imports(tree)
+                for node in tree.body:
+                    if isinstance(node, ast.FunctionDef):
+                        self.defs.setdefault(node.name, []).append((relative, node, imported))
+
+    def function(self, name, imported):
+        """The function a bare `name(...)` calls, preferring the module it is imported from."""
+        if self.defs is None:
+            self.load()
+        found = self.defs.get(name, [])
+        module = imported.get(name)
+        if module:
+            stem = module.replace(".", "/")
+            for entry in found:
+                if entry[0] in (stem + ".py", stem + "/__init__.py") or entry[0].endswith(
+                    "/" + stem + ".py"
+                ):
+                    return entry
+        return found[0] if found else None
+
+
+def is_test_name(name):
+    return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
+
+
+def imports(tree):
+    """{name: module} of the file's `from module import name`."""
+    found = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                found[alias.asname or alias.name] = node.module
+    return found
+
+
+def bind(function, call, scope):
+    """The call's values by the function's parameter names; None if it cannot say."""
+    if any(isinstance(a, ast.Starred) for a in call.args) or any(
+        k.arg is None for k in call.keywords
+    ):
+        return None
+    spec = function.args
+    positional = spec.posonlyargs + spec.args
+    if len(call.args) > len(positional) and spec.vararg is None:
+        return None
+    values = {}
+    defaults = spec.defaults
+    for param, default in zip(positional[len(positional) - len(defaults) :], defaults):
+        values[param.arg] = Scope({}).value(default)
+    for param, default in zip(spec.kwonlyargs, spec.kw_defaults):
+        if default is not None:
+            values[param.arg] = Scope({}).value(default)
+    for param, arg in zip(positional, call.args):
+        values[param.arg] = scope.value(arg)
+    names = {p.arg for p in positional + spec.kwonlyargs}
+    for item in call.keywords:
+        if item.arg not in names:
+            return None
+        values[item.arg] = scope.value(item.value)
+    return values
+
+
+def straight_line(function):
+    """The statements of a body that always run, in order (no if, loop or try)."""
+    return [
+        node
+        for node in function.body
+        if isinstance(node, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return))
+    ]
+
+
+class Follower:
+    """Follows a call of a wrapper into the op's call."""
+
+    def __init__(self, package, names):
+        self.package = package
+        self.names = names
+
+    def follow(self, function, values, stack):
+        """(args, kwargs, through) of the op's call the function makes, or a reason."""
+        relative, node, imported = function
+        if len(stack) >= MAX_WRAPPERS:
+            return f"more than {MAX_WRAPPERS} wrappers deep"
+        stack = stack + [f"{relative}:{node.lineno}"]
+        bound = dict(values)
+        for statement in straight_line(node):
+            scope = Scope(bound)
+            for call in calls_in(statement):
+                answer = self.into(call, scope, imported, stack, node.name)
+                if answer is not None:
+                    return answer
+            if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+                target = statement.targets[0]
+                if isinstance(target, ast.Name):
+                    bound[target.id] = scope.value(statement.value)
+        return (
+            f"{relative}:{node.lineno} ({node.name}) calls no op nor wrapper where it always runs"
+        )
+
+    def into(self, call, scope, imported, stack, current):
+        name = call_name(call.func)
+        if isinstance(call.func, ast.Attribute) and name in self.names:
+            return self.reading(call, scope, stack)
+        if not isinstance(call.func, ast.Name):
+            return None
+        callee = self.package.function(name, imported)
+        if (
+            callee is None
+            or callee[1].name == current
+            or f"{callee[0]}:{callee[1].lineno}" in stack
+        ):
+            return self.reading(call, scope, stack) if name in self.names else None
+        values = bind(callee[1], call, scope)
+        if values is None:
+            return None
+        return self.follow(callee, values, stack)
+
+    @staticmethod
+    def reading(call, scope, stack):
+        args = [argument(scope.value(arg)) for arg in call.args]
+        kwargs = {k.arg: argument(scope.value(k.value)) for k in call.keywords if k.arg}
+        return args, kwargs, stack
+
+
+def calls_in(statement):
+    calls = [node for node in ast.walk(statement) if isinstance(node, ast.Call)]
+    return sorted(calls, key=lambda node: (node.lineno, node.col_offset))
+
+
 def ops_called(call, names_of):
     name = call_name(call.func)
     return [op for op, names in names_of.items() if name in names]
 
 
-def read_file(text, relative, names_of, answer):
+def read_file(text, relative, names_of, answer, package=None):
     try:
         tree = ast.parse(text, filename=relative)
     except (SyntaxError, ValueError):
         return False
     module_bound = {name: value for _, name, value in assignments(tree.body)}
+    imported = imports(tree)
+    package = package or Package(None)
     for function in functions(tree):
         local = assignments(ast.walk(function))
         calls = [node for node in ast.walk(function) if isinstance(node, ast.Call)]
         for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
             for op in ops_called(call, names_of):
-                read_call(call, function, module_bound, local, relative, answer["ops"][op])
+                context = (function, module_bound, local, relative)
+                follower = Follower(package, names_of[op])
+                read_call(call, context, imported, follower, answer["ops"][op])
     return True
 
 
-def read_call(call, function, module_bound, local, relative, into):
+def read_call(call, context, imported, follower, into):
+    function, module_bound, local, relative = context
     into["calls"] += 1
     readings = []
+    why = None
+    wrapper = None
+    if isinstance(call.func, ast.Name):
+        wrapper = follower.package.function(call.func.id, imported)
     for variant, values in enumerate(variants(function)):
         bound = dict(module_bound)
         bound.update(values)
@@ -287,22 +512,42 @@ def read_call(call, function, module_bound, local, relative, into):
             if line < call.lineno:
                 bound[name] = value
         scope = Scope(bound)
-        args = [argument(scope.value(arg)) for arg in call.args]
-        kwargs = {item.arg: argument(scope.value(item.value)) for item in call.keywords if item.arg}
-        shapes = [a for a in args + list(kwargs.values()) if a and "shape" in a]
-        if shapes:
-            readings.append(
-                {
-                    "path": relative,
-                    "line": call.lineno,
-                    "variant": variant,
-                    "args": args,
-                    "kwargs": kwargs,
-                }
+        through = []
+        if wrapper is not None:
+            parameters = bind(wrapper[1], call, scope)
+            followed = (
+                follower.follow(wrapper, parameters, [])
+                if parameters is not None
+                else f"its arguments do not bind to {wrapper[0]}:{wrapper[1].lineno}'s parameters"
             )
+            if isinstance(followed, str):
+                why = f"through {wrapper[1].name}: {followed}"
+                continue
+            args, kwargs, through = followed
+        else:
+            args = [argument(scope.value(arg)) for arg in call.args]
+            kwargs = {k.arg: argument(scope.value(k.value)) for k in call.keywords if k.arg}
+        shapes = [a for a in args + list(kwargs.values()) if a and "shape" in a]
+        if not shapes:
+            why = why or "no argument's shape was read (tensors made other than by a factory)"
+            continue
+        reading = {
+            "path": relative,
+            "line": call.lineno,
+            "variant": variant,
+            "args": args,
+            "kwargs": kwargs,
+        }
+        if through:
+            reading["through"] = through
+        readings.append(reading)
     if readings:
         into["with_shapes"] += 1
         into["found"].extend(readings)
+    else:
+        into.setdefault("unread", []).append(
+            {"path": relative, "line": call.lineno, "why": why or "no reading"}
+        )
 
 
 def read_tree(request):
@@ -310,8 +555,9 @@ def read_tree(request):
     names_of = {op: set(names) for op, names in request["ops"].items()}
     answer = {
         "files": 0,
-        "ops": {op: {"calls": 0, "with_shapes": 0, "found": []} for op in names_of},
+        "ops": {op: {"calls": 0, "with_shapes": 0, "found": [], "unread": []} for op in names_of},
     }
+    package = Package(root)
     every_name = set().union(*names_of.values()) if names_of else set()
     for path in test_files(root):
         relative = os.path.relpath(path, root).replace(os.sep, "/")
@@ -323,7 +569,7 @@ def read_tree(request):
         # A file that never spells a name cannot call the op: skip parsing it.
         if not any(name in text for name in every_name):
             continue
-        if read_file(text, relative, names_of, answer):
+        if read_file(text, relative, names_of, answer, package):
             answer["files"] += 1
     return answer
 

@@ -3,6 +3,7 @@
 
 #include "opmig/support/Hashing.h"
 #include "opmig/validate/UpstreamBuild.h"
+#include "opmig/validate/UpstreamRegistration.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -112,13 +113,57 @@ TEST_F(UpstreamPlanTest, ATreeAtAnotherCommitIsNoReference) {
             std::string::npos);
 }
 
-TEST_F(UpstreamPlanTest, AnEntryNoHeaderDeclaresIsAnError) {
+TEST_F(UpstreamPlanTest, AnEntryNeitherDeclaredNorDefinedIsAnError) {
   M.Ops[0].UpstreamFunction = "vllm::other_op";
   llvm::Expected<UpstreamPlan> Plan = plan();
   ASSERT_FALSE(bool(Plan));
   EXPECT_EQ(llvm::toString(Plan.takeError()),
-            "no header of the upstream closure declares vllm::other_op (op scale_add), which "
-            "the registration TU must include");
+            "no header of the upstream closure declares vllm::other_op (op scale_add), and no TU "
+            "of it (csrc/k/kernel.cu) defines it at namespace scope: the registration TU cannot "
+            "declare it");
+}
+
+TEST_F(UpstreamPlanTest, AnEntryOnlyItsTUDefinesIsDeclaredAsWritten) {
+  // A pybind TU: the entry in a namespace, no header declaring it.
+  write("csrc/k/kernel.cu",
+        "#include \"common/util.h\"\n#include \"beside.cuh\"\n"
+        "#include <torch/all.h>\nnamespace vllm {\n"
+        "at::Tensor other_op(const at::Tensor &x, int64_t n = 2) {\n"
+        "  return x;\n}\n}\nPYBIND11_MODULE(m, m) { m.def(\"o\", &vllm::other_op); }\n");
+  M.Files[1].UpstreamSha256 = sha256Hex(Texts["csrc/k/kernel.cu"]);
+  M.Ops[0].UpstreamFunction = "other_op";
+  llvm::Expected<UpstreamPlan> Plan = plan();
+  ASSERT_TRUE(bool(Plan)) << llvm::toString(Plan.takeError());
+  ASSERT_EQ(Plan->Entries.size(), 1u);
+  const UpstreamEntry &E = Plan->Entries[0];
+  EXPECT_EQ(E.Header, "");
+  EXPECT_EQ(E.Function, "::vllm::other_op");
+  EXPECT_EQ(E.Declaration,
+            "namespace vllm {\nat::Tensor other_op(const at::Tensor &x, int64_t n);\n}");
+  // Beside the TU: absolute; through the include dirs or torch: as spelled.
+  EXPECT_EQ(E.Includes, (std::vector<std::string>{"<common/util.h>", Src + "/csrc/k/beside.cuh",
+                                                  "<torch/all.h>"}));
+  EXPECT_EQ(Plan->Sources, std::vector<std::string>{"csrc/k/kernel.cu"}) << "linked as before";
+  llvm::Expected<std::string> Source = upstreamRegistrationSource(Plan->Namespace, Plan->Entries);
+  ASSERT_TRUE(bool(Source)) << llvm::toString(Source.takeError());
+  EXPECT_NE(Source->find("#include <common/util.h>\n#include \"" + Src +
+                         "/csrc/k/beside.cuh\"\n#include <torch/all.h>\n\n// ::vllm::other_op as "
+                         "its defining TU writes it (no header declares it)\nnamespace vllm {\n"),
+            std::string::npos)
+      << *Source;
+  EXPECT_NE(Source->find("return ::vllm::other_op(a0, a1);"), std::string::npos) << *Source;
+}
+
+TEST_F(UpstreamPlanTest, AStaticEntryIsAnErrorThatSaysSo) {
+  write("csrc/k/kernel.cu", "static at::Tensor other_op(const at::Tensor &x) { return x; }\n");
+  M.Files[1].UpstreamSha256 = sha256Hex(Texts["csrc/k/kernel.cu"]);
+  M.Ops[0].UpstreamFunction = "other_op";
+  llvm::Expected<UpstreamPlan> Plan = plan();
+  ASSERT_FALSE(bool(Plan));
+  EXPECT_EQ(llvm::toString(Plan.takeError()),
+            "op scale_add: other_op is defined `static` (csrc/k/kernel.cu:1): no other TU can "
+            "call it, so the upstream registration cannot; drop `static` upstream, or pass "
+            "--layers without diff,perf");
 }
 
 TEST(UpstreamCodegenFlagsTest, ReadsCMakeAndSetupPyButNotComments) {

@@ -50,9 +50,13 @@ TEST(UpstreamRegistrationTest, SchemaTypesAsTheDispatcherPassesThem) {
 
 TEST(UpstreamRegistrationTest, RegistersEachEntryThroughAWrapper) {
   std::vector<UpstreamEntry> Entries = {
-      {"scale_add", "(Tensor x, Tensor y, float alpha=1.0) -> Tensor", "scale_add",
-       "/up/csrc/ops.h"},
-      {"fill", "(Tensor(a!) out, *, int value) -> ()", "vllm::fill", "/up/csrc/ops.h"}};
+      {"scale_add",
+       "(Tensor x, Tensor y, float alpha=1.0) -> Tensor",
+       "scale_add",
+       "/up/csrc/ops.h",
+       {},
+       ""},
+      {"fill", "(Tensor(a!) out, *, int value) -> ()", "vllm::fill", "/up/csrc/ops.h", {}, ""}};
   llvm::Expected<std::string> Source =
       upstreamRegistrationSource(upstreamNamespace("opmig_d"), Entries);
   ASSERT_TRUE(bool(Source)) << llvm::toString(Source.takeError());
@@ -75,7 +79,7 @@ TEST(UpstreamRegistrationTest, RegistersEachEntryThroughAWrapper) {
 
 TEST(UpstreamRegistrationTest, AnUnmappedTypeNamesItsOp) {
   llvm::Expected<std::string> Source = upstreamRegistrationSource(
-      "n_upstream", {{"named", "(Tensor x, Dimname d) -> Tensor", "named", ""}});
+      "n_upstream", {{"named", "(Tensor x, Dimname d) -> Tensor", "named", "", {}, ""}});
   ASSERT_FALSE(bool(Source));
   EXPECT_EQ(llvm::toString(Source.takeError()),
             "op named: the schema type `Dimname` is not mapped to C++ in this release");

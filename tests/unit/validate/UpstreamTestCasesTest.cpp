@@ -59,7 +59,9 @@ TEST(UpstreamTestCasesTest, ReadingsThatFitBecomeCasesMarkedWithTheirTest) {
   EXPECT_EQ(C.Cases[1].Case.Scalars.at("eps"), 1e-5) << "a keyword argument";
   EXPECT_EQ(C.Summary, "5 calls of rms_norm seen in 1 upstream test file, 4 gave shapes: 2 "
                        "cases kept, 3 reading(s) did not fit the spec (tests/test_norm.py:30: it "
-                       "breaks `hidden % 8 == 0`, ...)");
+                       "breaks `hidden % 8 == 0`; tests/test_norm.py:31: out has 3 dims, the spec "
+                       "says 2; tests/test_norm.py:33: hidden is 64 and 32)")
+      << "each call that gave no case, with why";
 }
 
 TEST(UpstreamTestCasesTest, ALiteralSizeOfTheCodeMustMatch) {
@@ -92,6 +94,49 @@ TEST(UpstreamTestCasesTest, LeadingDimsTakeTheRowsTheyHold) {
   EXPECT_EQ(C.Cases[1].Case.Dims, (Dims{{"hidden", 64}})) << "no leading dims";
   EXPECT_NE(C.Summary.find("t.py:5: x's leading dims hold 4 rows, another's 3"), std::string::npos)
       << C.Summary;
+}
+
+TEST(UpstreamTestCasesTest, ShapesTheSpecLacksAreTakenAsReadAndKeywordsMatchUpToAnUnderscore) {
+  // conv_update(x, state, weight, bias_, silu): the spec knows weight's shape only.
+  llvm::Expected<ValidationSpec> Spec = parseValidationSpec(R"yaml(schema: opmig.validation-spec/1
+domain: d
+ops:
+- name: conv_update
+  schema: "(Tensor x, Tensor(a!) state, Tensor weight, Tensor? bias_, bool silu) -> Tensor"
+  inputs:
+  - {name: x, type: Tensor}
+  - {name: state, type: "Tensor(a!)"}
+  - {name: weight, type: Tensor, shape: {code: [dim, width], at: "c.cpp:3:3"}}
+  - {name: bias_, type: "Tensor?"}
+  - {name: silu, type: bool}
+  constraints: [{code: "state_len >= width - 1", at: "c.cpp:5:3"}, {code: "width <= 4", at: "c.cpp:6:3"}]
+  outputs: [{result: 0}]
+)yaml",
+                                                            ConfigSyntax::Yaml, "s.yaml");
+  ASSERT_TRUE(bool(Spec)) << llvm::toString(Spec.takeError());
+  UpstreamTests Tests =
+      parsed(R"json({"files": 1, "ops": {"conv_update": {"calls": 4, "with_shapes": 3,
+    "found": [
+     {"path": "t.py", "line": 3, "variant": 0,
+      "args": [{"shape": [2, 64, 1]}, {"shape": [2, 64, 3]}, {"shape": [64, 4]}],
+      "kwargs": {"bias": {"shape": [64]}}},
+     {"path": "t.py", "line": 4, "variant": 0,
+      "args": [{"shape": [2, 64, 1]}, null, {"shape": [64, 8]}], "kwargs": {}},
+     {"path": "t.py", "line": 5, "variant": 0,
+      "args": [{"shape": [2, 64, 1]}, {"shape": [2, 64, 3]}, {"shape": [64, 4]}],
+      "kwargs": {"activation": {"value": 1}}}],
+    "unread": [{"path": "t.py", "line": 9, "why": "no argument's shape was read (x: `make(4)` is no tensor factory)"}]}}})json");
+  CasesFromTests C = casesFromTests(Spec->Ops.front(), Tests.Ops.at("conv_update"), Tests.Files);
+  ASSERT_EQ(C.Cases.size(), 1u) << C.Summary;
+  EXPECT_EQ(C.Cases[0].Case.Dims, (Dims{{"dim", 64}, {"width", 4}}))
+      << "state_len sizes no known shape: its constraint is not checked";
+  EXPECT_EQ(C.Cases[0].Shapes, (std::map<std::string, std::vector<int64_t>>{
+                                   {"bias_", {64}}, {"state", {2, 64, 3}}, {"x", {2, 64, 1}}}));
+  EXPECT_EQ(C.Summary,
+            "4 calls of conv_update seen in 1 upstream test file, 3 gave shapes: 1 case kept, 2 "
+            "reading(s) did not fit the spec (t.py:4: state has no shape in the spec and none "
+            "was read; t.py:5: its keyword `activation` is no parameter of conv_update; t.py:9: "
+            "no argument's shape was read (x: `make(4)` is no tensor factory))");
 }
 
 TEST(UpstreamTestCasesTest, TheFixtureTreeIsReadWithPython) {

@@ -38,6 +38,9 @@ inline constexpr const char *GeneratedOrigin = "generated from the code";
 struct SourcedCase {
   SpecCase Case;
   std::string Origin;
+  /// Literal shapes of inputs the spec gives no shape (an upstream test's),
+  /// sent as the case's shape overrides.
+  std::map<std::string, std::vector<int64_t>> Shapes;
 };
 
 struct GeneratedCases {

@@ -42,6 +42,9 @@ struct OpRequest {
   std::string CasesFrom;
   /// What generating cases from the code needs that the spec lacks.
   std::string Generated;
+  /// What the upstream tests gave (UpstreamTestCases.h's summary: which
+  /// calls were read and why each gave no case); empty without them.
+  std::string FromTests;
 };
 
 /// `FromTests`, the cases read from the upstream tests (UpstreamTestCases.h),

@@ -7,6 +7,9 @@
 // with the migrated op's schema:
 //
 //   #include "<the upstream header that declares the entry>"
+//   (or, when none does, the headers its defining TU includes and
+//    `namespace ns { void entry(const at::Tensor &x, ...); }` as that TU
+//    defines it: EntryDefinition.h; the TU is linked as the closure's others)
 //   namespace { at::Tensor upstream_scale_add(const at::Tensor &x, ...) {
 //     return ::scale_add(x, y, alpha); } }
 //   TORCH_LIBRARY(opmig_scale_ops_upstream, m) { m.def("scale_add(...) -> Tensor"); }
@@ -38,6 +41,11 @@ struct UpstreamEntry {
   std::string Schema; ///< `(Tensor x, float alpha) -> Tensor`.
   std::string Function;
   std::string Header;
+  /// When no header declares the entry (a pybind TU defines it): the
+  /// headers its defining TU includes (absolute, or `<spelling>`), and the
+  /// declaration as that TU writes it (EntryDefinition.h).
+  std::vector<std::string> Includes;
+  std::string Declaration;
 };
 
 /// The C++ type a kernel registered for `Type` (a schema argument type,

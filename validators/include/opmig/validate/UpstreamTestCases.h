@@ -32,6 +32,9 @@ struct UpstreamTestCalls {
   unsigned Calls = 0;
   unsigned WithShapes = 0;
   nlohmann::json Found = nlohmann::json::array();
+  /// The calls no shape was read from, each with why
+  /// (`{"path", "line", "why"}`).
+  nlohmann::json Unread = nlohmann::json::array();
 };
 
 struct UpstreamTests {
