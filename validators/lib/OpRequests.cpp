@@ -319,8 +319,10 @@ std::vector<SourcedCase> chooseCases(const SpecOp &Op, const std::vector<Sourced
                                      OpRequest &R) {
   std::vector<SourcedCase> Chosen;
   if (specGivesCases(Op)) {
-    for (const SpecCase &Case : Op.Cases.Value)
-      Chosen.push_back({Case, ""});
+    for (const SpecCase &Case : Op.Cases.Value) {
+      SourcedCase &Sourced = Chosen.emplace_back();
+      Sourced.Case = Case;
+    }
     return Chosen;
   }
   Chosen = FromTests;
