@@ -23,7 +23,7 @@ struct Features {
   std::map<std::string, std::string> MathFlags;
   std::string HostOpt = "default";
   std::string PtxasOpt = "default";
-  bool DeviceDebug = false, LineInfo = false;
+  bool DeviceDebug = false;
   std::string NDebug = "undefined";
   std::string MaxRegisters = "unlimited";
   std::set<std::string> Archs;
@@ -88,7 +88,7 @@ void readFlag(const std::vector<std::string> &Flags, size_t &I, Features &F) {
   else if (T == "-G" || T == "--device-debug")
     F.DeviceDebug = true;
   else if (T == "-lineinfo" || T == "--generate-line-info")
-    F.LineInfo = true;
+    return; // line tables for profilers: the same code (migrate drops it)
   else if (T == "-DNDEBUG" || T.starts_with("-DNDEBUG="))
     F.NDebug = "defined";
   else if (T == "-UNDEBUG")
@@ -183,7 +183,6 @@ std::vector<FlagDifference> compareNvccFlags(const std::vector<std::string> &Ups
   Differ("-O (host optimisation)", U.HostOpt, M.HostOpt);
   Differ("-Xptxas -O (device optimisation)", U.PtxasOpt, M.PtxasOpt);
   Differ("-G (device debug)", onOff(U.DeviceDebug), onOff(M.DeviceDebug));
-  Differ("-lineinfo", onOff(U.LineInfo), onOff(M.LineInfo));
   Differ("NDEBUG (asserts)", U.NDebug, M.NDebug);
   Differ("--maxrregcount", U.MaxRegisters, M.MaxRegisters);
   Differ("archs", archList(U.Archs), archList(M.Archs));

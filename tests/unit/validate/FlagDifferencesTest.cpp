@@ -43,11 +43,16 @@ TEST(FlagDifferencesTest, NamesEachFeatureThatDiffers) {
       (std::vector<std::string>{"fast math (--use_fast_math): on upstream, off migrated",
                                 "-O (host optimisation): 3 upstream, 2 migrated",
                                 "-Xptxas -O (device optimisation): default upstream, 1 migrated",
-                                "-lineinfo: off upstream, on migrated",
                                 "NDEBUG (asserts): defined upstream, "
                                 "undefined migrated",
                                 "--maxrregcount: unlimited upstream, 64 migrated",
                                 "archs: sm_90a upstream, compute_90a sm_80 sm_90a migrated"}));
+}
+
+TEST(FlagDifferencesTest, LineInfoIsNoCodeDifference) {
+  // causal-conv1d builds with -lineinfo; migrate drops it, and the SASS is the same.
+  EXPECT_TRUE(compareNvccFlags({"-O3", "-lineinfo"}, {"-O3"}).empty());
+  EXPECT_TRUE(compareNvccFlags({"--generate-line-info"}, {}).empty());
 }
 
 TEST(FlagDifferencesTest, MathFlagsCountAsFastMathImpliesThem) {
