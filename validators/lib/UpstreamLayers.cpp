@@ -204,7 +204,7 @@ std::vector<CheckResult> perOpChecks(const LayerContext &Ctx, const UpstreamBuil
     OpHarnessRun Run =
         runOpHarness(*Ctx.Harness, Layer, Request, Count, Ctx.Options.TimeoutSeconds);
     std::vector<CheckResult> Cases = opLayerChecks(Run, Prefix, opLayerSpecFile(Ctx), R.Op);
-    if (Layer == "diff")
+    if (Layer == "diff" && Run.Fatal.empty()) // a load failure compared nothing
       explain(Cases, Causes);
     for (CheckResult &C : Cases)
       Checks.push_back(std::move(C));
