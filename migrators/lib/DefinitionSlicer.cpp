@@ -200,13 +200,18 @@ SlicePlan planSlices(const PortedFile &File, const std::vector<FoundDefinition> 
   llvm::StringSet<> Seen;
   for (const FoundDefinition *F : Chosen) {
     std::pair<unsigned, unsigned> Range = removalRange(File.Layout, F->Begin, F->End);
-    if (!Plan.Removed.empty() && Range.first <= Plan.Removed.back().second)
+    if (!Plan.Removed.empty() && Range.first <= Plan.Removed.back().second) {
       Plan.Removed.back().second = std::max(Plan.Removed.back().second, Range.second);
-    else
+    } else {
       Plan.Removed.push_back(Range);
-    for (const std::string &Name : F->Names)
+      Plan.RemovedNames.emplace_back();
+    }
+    for (const std::string &Name : F->Names) {
+      if (!llvm::is_contained(Plan.RemovedNames.back(), Name))
+        Plan.RemovedNames.back().push_back(Name);
       if (Seen.insert(Name).second)
         Plan.Dropped.push_back(Name);
+    }
   }
   // A copy that now ends in blank lines loses them.
   const SourceLayout &Layout = File.Layout;

@@ -63,7 +63,9 @@ void findDefinitions(llvm::ArrayRef<clang::Decl *> TopLevel, ParseLocations &Loc
 
 struct SlicePlan {
   std::vector<std::pair<unsigned, unsigned>> Removed; ///< Sorted, disjoint.
-  std::vector<std::string> Dropped;                   ///< Upstream qualified names.
+  /// The qualified names in each range of `Removed`, by index.
+  std::vector<std::vector<std::string>> RemovedNames;
+  std::vector<std::string> Dropped; ///< Upstream qualified names.
 };
 
 /// What to remove from `File`, given what the parses found; a requested

@@ -371,6 +371,7 @@ llvm::Error Pipeline::rewrite(const UpstreamInfo &Upstream) {
     Change.UpstreamPath = File.UpstreamPath;
     Change.Replacements = File.Replacements;
     Change.DroppedDefinitions = std::move(File.DroppedDefinitions);
+    Change.LeftOut = std::move(File.LeftOut);
     if (llvm::Error E = addOwnedChange(std::move(Change)))
       return E;
   }
@@ -457,8 +458,8 @@ llvm::Error Pipeline::addOwnedChange(PlannedChange Change) {
     if (!Upstream)
       return Upstream.takeError();
     R.NewManifest.Files.push_back({Change.UpstreamPath, Change.Path,
-                                   sha256Hex(Upstream->value_or("")),
-                                   sha256Hex(Change.NewContent)});
+                                   sha256Hex(Upstream->value_or("")), sha256Hex(Change.NewContent),
+                                   Change.LeftOut});
   } else {
     R.NewManifest.Generated.push_back({Change.Path, sha256Hex(Change.NewContent), {}});
   }

@@ -150,11 +150,47 @@ struct FileRewrite {
   std::vector<std::pair<unsigned, unsigned>> Removed;
 };
 
+/// What the copy of `File` leaves out, as the manifest records it: the
+/// removed definitions and the includes dropped with them.
+std::vector<LeftOutRange> leftOutRanges(const RewriteRequest &Request, const PortedFile &File,
+                                        const SlicePlan &Slices) {
+  const SourceLayout &Layout = File.Layout;
+  auto Range = [&](unsigned Begin, unsigned End) {
+    LeftOutRange R;
+    R.Begin = Begin;
+    R.End = End;
+    R.FirstLine = Layout.lineOf(Begin);
+    R.LastLine = Layout.lineOf(End - 1);
+    return R;
+  };
+  std::vector<LeftOutRange> LeftOut;
+  for (size_t I = 0; I < Slices.Removed.size(); ++I) {
+    auto [Begin, End] = Slices.Removed[I];
+    if (Begin >= End || Slices.RemovedNames[I].empty())
+      continue;
+    LeftOut.push_back(Range(Begin, End));
+    LeftOut.back().Definitions = Slices.RemovedNames[I];
+  }
+  auto Lines = Request.DropIncludeLines.find(File.Upstream);
+  if (Lines != Request.DropIncludeLines.end())
+    for (const IncludeSpelling &Include : Layout.includes()) {
+      if (!Lines->second.count(Layout.lineOf(Include.DirectiveBegin)))
+        continue;
+      LeftOut.push_back(Range(Layout.lineStart(Include.DirectiveBegin),
+                              Layout.nextLineStart(Include.DirectiveBegin)));
+      LeftOut.back().Include = Layout.text().substr(Include.Begin, Include.End - Include.Begin);
+    }
+  llvm::sort(LeftOut, [](const LeftOutRange &A, const LeftOutRange &B) {
+    return std::tie(A.Begin, A.End) < std::tie(B.Begin, B.End);
+  });
+  return LeftOut;
+}
+
 FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
                         const std::vector<ParseRecord> &Records, std::vector<Finding> &Issues) {
   const RewriteRequest &Request = Ctx.request();
   FileFindings Findings = findingsOf(File, Records);
-  FileRewrite Rewrite{{File.Upstream, File.Target, File.Layout.text().str(), 0, {}}, {}};
+  FileRewrite Rewrite{{File.Upstream, File.Target, File.Layout.text().str(), 0, {}, {}}, {}};
   RewrittenFile &Result = Rewrite.File;
   if (Findings.Parses.empty()) {
     Issues.push_back(
@@ -197,6 +233,7 @@ FileRewrite rewriteFile(const RewriteContext &Ctx, const PortedFile &File,
     Result.Content.insert(0, Text);
   }
   Result.Replacements = Replacements.size();
+  Result.LeftOut = leftOutRanges(Request, File, Slices);
   Result.DroppedDefinitions = std::move(Slices.Dropped);
   Rewrite.Removed = std::move(Slices.Removed);
   return Rewrite;

@@ -25,11 +25,28 @@ static json toJson(const ManifestOp &Op) {
           {"fake_derived", Op.FakeDerived}};
 }
 
+static json toJson(const LeftOutRange &R) {
+  json J = {
+      {"first_line", R.FirstLine}, {"last_line", R.LastLine}, {"begin", R.Begin}, {"end", R.End}};
+  if (!R.Definitions.empty())
+    J["definitions"] = R.Definitions;
+  if (!R.Include.empty())
+    J["include"] = R.Include;
+  return J;
+}
+
+template <typename T> static json arrayOf(const std::vector<T> &Items);
+
 static json toJson(const MigratedFileRecord &F) {
-  return {{"upstream_path", F.UpstreamPath},
-          {"target_path", F.TargetPath},
-          {"upstream_sha256", F.UpstreamSha256},
-          {"migrated_sha256", F.MigratedSha256}};
+  json J = {{"upstream_path", F.UpstreamPath},
+            {"target_path", F.TargetPath},
+            {"upstream_sha256", F.UpstreamSha256},
+            {"migrated_sha256", F.MigratedSha256}};
+  // Written only when something was left out: manifests of files copied
+  // whole stay as older opmig versions wrote them.
+  if (!F.LeftOut.empty())
+    J["left_out"] = arrayOf(F.LeftOut);
+  return J;
 }
 
 static json toJson(const GeneratedFileRecord &G) {
@@ -85,6 +102,19 @@ static BuildRecord buildFromJson(const json &B) {
           B.at("nvcc_flags").get<std::vector<std::string>>(), B.at("gpu_arch").get<std::string>()};
 }
 
+static LeftOutRange leftOutFromJson(const json &J) {
+  LeftOutRange R;
+  R.FirstLine = J.at("first_line").get<unsigned>();
+  R.LastLine = J.at("last_line").get<unsigned>();
+  R.Begin = J.at("begin").get<unsigned>();
+  R.End = J.at("end").get<unsigned>();
+  if (J.contains("definitions"))
+    R.Definitions = J.at("definitions").get<std::vector<std::string>>();
+  if (J.contains("include"))
+    R.Include = J.at("include").get<std::string>();
+  return R;
+}
+
 // `spec` and `build` are optional: manifests of older opmig versions lack
 // them, and a review then says what it cannot judge.
 static Manifest fromJson(const json &J) {
@@ -104,9 +134,17 @@ static Manifest fromJson(const json &J) {
   for (const json &R : J.at("namespace_renames"))
     M.Renames.push_back({R.at("from"), R.at("to")});
   M.WrapGlobalInto = J.at("wrap_global_namespace_into").get<std::string>();
-  for (const json &F : J.at("files"))
-    M.Files.push_back({F.at("upstream_path"), F.at("target_path"), F.at("upstream_sha256"),
-                       F.at("migrated_sha256")});
+  for (const json &F : J.at("files")) {
+    MigratedFileRecord Record;
+    Record.UpstreamPath = F.at("upstream_path").get<std::string>();
+    Record.TargetPath = F.at("target_path").get<std::string>();
+    Record.UpstreamSha256 = F.at("upstream_sha256").get<std::string>();
+    Record.MigratedSha256 = F.at("migrated_sha256").get<std::string>();
+    if (F.contains("left_out"))
+      for (const json &R : F.at("left_out"))
+        Record.LeftOut.push_back(leftOutFromJson(R));
+    M.Files.push_back(std::move(Record));
+  }
   for (const json &G : J.at("generated")) {
     GeneratedFileRecord Record;
     Record.TargetPath = G.at("target_path").get<std::string>();
@@ -176,6 +214,27 @@ static llvm::Error checkBuildRecord(const BuildRecord &B, llvm::StringRef Origin
   return llvm::Error::success();
 }
 
+/// Left-out ranges become the lines `opmig validate` blanks in a copy of
+/// the upstream file: an edited range that is empty, reversed or names
+/// nothing would blank what migrate kept, or nothing, without a word.
+static llvm::Error checkLeftOut(const MigratedFileRecord &F, llvm::StringRef Origin) {
+  for (const LeftOutRange &R : F.LeftOut) {
+    const char *Why = nullptr;
+    if (R.FirstLine == 0 || R.LastLine < R.FirstLine)
+      Why = "its lines are not 1-based and in order";
+    else if (R.End <= R.Begin)
+      Why = "its byte range is empty or reversed";
+    else if (R.Definitions.empty() == R.Include.empty())
+      Why = "it names neither definitions nor an include, or both";
+    if (Why)
+      return inputError(Origin.str(), ": a left_out range of ", F.UpstreamPath, " (lines ",
+                        std::to_string(R.FirstLine), "-", std::to_string(R.LastLine), ", bytes ",
+                        std::to_string(R.Begin), "-", std::to_string(R.End), ") is bad: ", Why,
+                        "; restore the manifest from version control");
+  }
+  return llvm::Error::success();
+}
+
 llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Origin) {
   llvm::Expected<json> Parsed = parseJsonText(Text, Origin);
   if (!Parsed)
@@ -190,6 +249,9 @@ llvm::Expected<Manifest> parseManifest(llvm::StringRef Text, llvm::StringRef Ori
     Manifest M = fromJson(J);
     if (llvm::Error E = checkManifestPaths(M, Origin))
       return E;
+    for (const MigratedFileRecord &F : M.Files)
+      if (llvm::Error E = checkLeftOut(F, Origin))
+        return E;
     if (M.Build)
       if (llvm::Error E = checkBuildRecord(*M.Build, Origin))
         return E;

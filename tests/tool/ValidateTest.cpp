@@ -486,5 +486,54 @@ TEST_F(ValidateWithTorch, AVeomniLoadTheReaderCannotFollowFailsThePlanNamingTheL
   EXPECT_NE(Reason.find("cannot follow a call of sorted"), std::string::npos) << Reason;
 }
 
+/// The left_out fixture: each entry's TU also defines siblings whose
+/// launchers are in a TU outside the closure (a pybind module and a
+/// TORCH_LIBRARY block), as causal-conv1d's csrc/causal_conv1d.cpp does.
+TEST_F(ValidateWithTorch, TheUpstreamBuildLeavesOutWhatMigrateLeftOut) {
+  MigrationCase C = {"validate_left_out",
+                     "tests/fixtures/upstream/left_out",
+                     {"shift_update", "scale_update"},
+                     "tests/fixtures/targets/cache_dit_like",
+                     "cache-dit",
+                     "shift"};
+  MigrationSandbox Box(C);
+  std::vector<std::string> Args = migrateArgs(C, Box, {"--mutates", "shift_update=state"});
+  Args.push_back("-std=c++20");
+  ToolResult Migrated = runOpmig(Args);
+  ASSERT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
+  nlohmann::json Manifest =
+      nlohmann::json::parse(readFile(Box.Target + "/csrc/kernels/shift/opmig-manifest.json"));
+  std::map<std::string, nlohmann::json> LeftOut;
+  for (const nlohmann::json &F : Manifest["files"])
+    if (F.contains("left_out"))
+      LeftOut[F["upstream_path"]] = F["left_out"];
+  ASSERT_EQ(LeftOut.size(), 2u) << Manifest.dump(2);
+  EXPECT_EQ(LeftOut["csrc/shift_binding.cpp"][0]["definitions"],
+            nlohmann::json({"shift_fwd", "shift_bwd"}));
+  EXPECT_EQ(LeftOut["csrc/shift_binding.cpp"][0]["first_line"], 7);
+  EXPECT_EQ(LeftOut["csrc/scale_ops.cpp"][0]["definitions"], nlohmann::json({"scale_fwd"}));
+
+  ToolResult R =
+      validate(Box.Target, {"--source", Box.Source, "--layers", "build,diff", "--format", "json"},
+               env(), "shift");
+  nlohmann::json Doc = R.json();
+  const nlohmann::json *Built = check(*layer(Doc, "diff"), "diff-upstream-build");
+  ASSERT_NE(Built, nullptr) << Doc.dump(2);
+  ASSERT_EQ((*Built)["status"], "pass") << Built->dump(2);
+  EXPECT_NE((*Built)["reason"].get<std::string>().find(
+                "csrc/shift_binding.cpp less what migrate left out: lines 7-18 (shift_fwd, "
+                "shift_bwd)"),
+            std::string::npos)
+      << Built->dump(2);
+  EXPECT_EQ((*Built)["figures"]["left_out"]["csrc/scale_ops.cpp"][0]["definitions"],
+            nlohmann::json({"scale_fwd"}));
+  // Built whole, the library would need the siblings' launchers.
+  ToolResult Undefined = runProgram(
+      {"/usr/bin/nm", "-D", "--undefined-only", (*Built)["figures"]["library"].get<std::string>()});
+  ASSERT_EQ(Undefined.ExitCode, 0) << Undefined.Stderr;
+  for (const char *Launcher : {"shift_fwd_cuda", "shift_bwd_cuda"})
+    EXPECT_EQ(Undefined.Stdout.find(Launcher), std::string::npos) << Undefined.Stdout;
+}
+
 } // namespace
 } // namespace opmig::test

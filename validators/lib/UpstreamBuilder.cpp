@@ -18,8 +18,10 @@
 #include "opmig/support/Paths.h"
 #include "opmig/support/SourceFiles.h"
 #include "opmig/validate/FirstError.h"
+#include "opmig/validate/LeftOutBlanking.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -100,11 +102,26 @@ std::vector<std::string> upstreamNvccFlags(const UpstreamPlan &Plan) {
   return Flags;
 }
 
+/// A TU to compile: the upstream file, or the copy of it with what migrate
+/// left out blanked, whose quote includes resolve from `QuoteDir` (the
+/// original's folder) as the original's do.
+struct SourceToCompile {
+  std::string Path;
+  std::string QuoteDir;
+};
+
 std::vector<std::string> compileCommand(const LayerContext &Ctx, const UpstreamPlan &Plan,
-                                        const std::string &Source, const std::string &Object,
+                                        const SourceToCompile &Source, const std::string &Object,
                                         const std::string &Host) {
-  bool Cuda = isCudaSource(Source);
-  std::vector<std::string> Command = {Cuda ? Ctx.Nvcc : Host, "-c", Source, "-o", Object};
+  bool Cuda = isCudaSource(Source.Path);
+  std::vector<std::string> Command = {Cuda ? Ctx.Nvcc : Host, "-c", Source.Path, "-o", Object};
+  if (!Source.QuoteDir.empty()) {
+    // nvcc has no -iquote; the host preprocessor it runs for both sides does.
+    if (Cuda)
+      Command.insert(Command.end(), {"-Xcompiler", "-iquote", "-Xcompiler", Source.QuoteDir});
+    else
+      Command.insert(Command.end(), {"-iquote", Source.QuoteDir});
+  }
   llvm::append_range(Command, commonFlags(Ctx, Plan));
   if (Cuda) {
     llvm::append_range(Command, torchNvccFlags());
@@ -121,19 +138,20 @@ std::vector<std::string> compileCommand(const LayerContext &Ctx, const UpstreamP
 }
 
 struct Compiled {
-  std::string Source, Object;
+  SourceToCompile Source;
+  std::string Object;
   ChildOutcome Run;
 };
 
 std::vector<Compiled> compileAll(const LayerContext &Ctx, const UpstreamPlan &Plan,
-                                 const std::vector<std::string> &Sources, const std::string &Dir,
-                                 const std::string &Host) {
+                                 const std::vector<SourceToCompile> &Sources,
+                                 const std::string &Dir, const std::string &Host) {
   std::vector<Compiled> Results(Sources.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Ctx.Options.Jobs));
   for (size_t I = 0; I < Sources.size(); ++I) {
     Results[I].Source = Sources[I];
     Results[I].Object = Dir + "/obj/" + std::to_string(I) + "-" +
-                        llvm::sys::path::filename(Sources[I]).str() + ".o";
+                        llvm::sys::path::filename(Sources[I].Path).str() + ".o";
     Pool.async([&, I] {
       Results[I].Run =
           runChild(compileCommand(Ctx, Plan, Results[I].Source, Results[I].Object, Host), {}, "",
@@ -165,6 +183,29 @@ llvm::Error writeFile(const std::string &Path, llvm::StringRef Text) {
   return llvm::Error::success();
 }
 
+/// What to compile for the upstream TU `Source`: the file itself, or,
+/// when migrate left part of it out, a copy under `Dir/left-out/` with
+/// those stretches blanked.
+llvm::Expected<SourceToCompile> sourceToCompile(const UpstreamPlan &Plan, const std::string &Source,
+                                                const std::string &Dir) {
+  std::string Original = Plan.SourceRoot + "/" + Source;
+  auto LeftOut = Plan.LeftOut.find(Source);
+  if (LeftOut == Plan.LeftOut.end())
+    return SourceToCompile{Original, ""};
+  auto Text = llvm::MemoryBuffer::getFile(Original);
+  if (!Text)
+    return llvm::createStringError(Text.getError(), "cannot read %s", Original.c_str());
+  llvm::Expected<std::string> Blanked = blankLeftOut((*Text)->getBuffer(), LeftOut->second, Source);
+  if (!Blanked)
+    return Blanked.takeError();
+  std::string Copy = Dir + "/left-out/" + Source;
+  if (std::error_code EC = fs::create_directories(llvm::sys::path::parent_path(Copy)))
+    return llvm::createStringError(EC, "cannot create the folder of %s", Copy.c_str());
+  if (llvm::Error E = writeFile(Copy, *Blanked))
+    return E;
+  return SourceToCompile{Copy, llvm::sys::path::parent_path(Original).str()};
+}
+
 /// Compiles and links into `Dir`; the library, or a failed check.
 std::string compileAndLink(const LayerContext &Ctx, const UpstreamPlan &Plan,
                            const std::string &Registration, const std::string &Dir,
@@ -182,10 +223,16 @@ std::string compileAndLink(const LayerContext &Ctx, const UpstreamPlan &Plan,
     Checks.push_back(failed("upstream-build", llvm::toString(std::move(E))));
     return "";
   }
-  std::vector<std::string> Sources;
-  for (const std::string &Source : Plan.Sources)
-    Sources.push_back(Plan.SourceRoot + "/" + Source);
-  Sources.push_back(Dir + "/" + RegistrationFile);
+  std::vector<SourceToCompile> Sources;
+  for (const std::string &Source : Plan.Sources) {
+    llvm::Expected<SourceToCompile> ToCompile = sourceToCompile(Plan, Source, Dir);
+    if (!ToCompile) {
+      Checks.push_back(failed("upstream-build", llvm::toString(ToCompile.takeError())));
+      return "";
+    }
+    Sources.push_back(std::move(*ToCompile));
+  }
+  Sources.push_back({Dir + "/" + RegistrationFile, ""});
   Ctx.progress("upstream: compiling " + std::to_string(Sources.size()) + " sources of " +
                Plan.SourceRoot);
   std::vector<Compiled> Objects = compileAll(Ctx, Plan, Sources, Dir, Host);
@@ -195,8 +242,8 @@ std::string compileAndLink(const LayerContext &Ctx, const UpstreamPlan &Plan,
           C.Run.How == ChildOutcome::Kind::Exited
               ? firstBuildError(C.Run.Stdout + "\n" + C.Run.Stderr, Plan.SourceRoot).summary()
               : C.Run.describe();
-      Checks.push_back(failed("upstream-build",
-                              "the upstream closure does not build: " + C.Source + ": " + Why));
+      Checks.push_back(failed(
+          "upstream-build", "the upstream closure does not build: " + C.Source.Path + ": " + Why));
       return "";
     }
   std::string Library = Dir + "/lib" + Plan.Namespace + ".so";
@@ -228,6 +275,32 @@ void addFigures(CheckResult &Check, const UpstreamBuilt &U, const std::string &K
   F["seconds"] = Seconds;
   if (!U.Library.empty())
     F["library"] = U.Library;
+  // What migrate left out, and so what the build blanked, per file.
+  nlohmann::ordered_json LeftOut = nlohmann::ordered_json::object();
+  for (const auto &[File, Ranges] : U.Plan->LeftOut)
+    for (const LeftOutRange &R : Ranges) {
+      nlohmann::ordered_json One = {{"first_line", R.FirstLine}, {"last_line", R.LastLine}};
+      if (R.Include.empty())
+        One["definitions"] = R.Definitions;
+      else
+        One["include"] = R.Include;
+      LeftOut[File].push_back(std::move(One));
+    }
+  if (!LeftOut.empty())
+    F["left_out"] = std::move(LeftOut);
+}
+
+/// How many TUs were compiled as they are, and what was blanked in the others.
+std::string sourcesBuilt(const UpstreamPlan &Plan) {
+  std::vector<std::string> Blanked;
+  for (const std::string &Source : Plan.Sources)
+    if (auto It = Plan.LeftOut.find(Source); It != Plan.LeftOut.end())
+      Blanked.push_back(Source + " less what migrate left out: " + describeLeftOut(It->second));
+  size_t Unchanged = Plan.Sources.size() - Blanked.size();
+  std::string Text = std::to_string(Unchanged) + " upstream TU(s) unchanged";
+  if (!Blanked.empty())
+    Text += ", " + llvm::join(Blanked, "; ") + ",";
+  return Text;
 }
 
 void build(LayerContext &Ctx, UpstreamBuilt &U) {
@@ -281,10 +354,9 @@ void build(LayerContext &Ctx, UpstreamBuilt &U) {
     return;
   double Seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   CheckResult Built = passed(
-      "upstream-build",
-      std::string(Reused ? "up to date: " : "built ") + std::to_string(U.Plan->Sources.size()) +
-          " upstream TU(s) unchanged and the registration of " +
-          std::to_string(U.Plan->Entries.size()) + " entry(ies) under " + U.Plan->Namespace);
+      "upstream-build", std::string(Reused ? "up to date: " : "built ") + sourcesBuilt(*U.Plan) +
+                            " and the registration of " + std::to_string(U.Plan->Entries.size()) +
+                            " entry(ies) under " + U.Plan->Namespace);
   addFigures(Built, U, Key, Dir, Reused, Seconds);
   U.Checks.push_back(std::move(Built));
 }

@@ -4,6 +4,7 @@
 #include "opmig/support/Hashing.h"
 #include "opmig/support/SourceFiles.h"
 #include "opmig/validate/EntryDefinition.h"
+#include "opmig/validate/LeftOutBlanking.h"
 #include "opmig/validate/UpstreamBuild.h"
 #include "opmig/validate/Validate.h"
 
@@ -129,6 +130,25 @@ llvm::Error checkClosure(const Manifest &M, const std::string &Root) {
                         F.TargetPath, " was migrated from (sha256 ", F.UpstreamSha256.substr(0, 12),
                         "..., recorded at upstream commit ", M.Upstream.Commit,
                         "): check out that commit in ", Root);
+  }
+  return llvm::Error::success();
+}
+
+/// What migrate left out of each file; a range that does not fit the file
+/// is bad input (checkClosure has compared the sha256 already, where the
+/// manifest records one).
+llvm::Error addLeftOut(const Manifest &M, UpstreamPlan &Plan) {
+  for (const MigratedFileRecord &F : M.Files) {
+    // A header is included as it is: its left-out definitions are inline
+    // or templates, which need nothing unless used.
+    if (F.LeftOut.empty() || !isTranslationUnitName(F.UpstreamPath))
+      continue;
+    std::optional<std::string> Text = readText(Plan.SourceRoot + "/" + F.UpstreamPath);
+    llvm::Expected<std::string> Blanked =
+        blankLeftOut(Text.value_or(""), F.LeftOut, F.UpstreamPath);
+    if (!Blanked)
+      return Blanked.takeError();
+    Plan.LeftOut[F.UpstreamPath] = F.LeftOut;
   }
   return llvm::Error::success();
 }
@@ -261,6 +281,8 @@ llvm::Expected<UpstreamPlan> planUpstreamBuild(const Manifest &M, const std::str
       Plan.Sources.push_back(F.UpstreamPath);
   }
   Plan.IncludeDirs = upstreamIncludeDirs(SourceRoot, Plan.Files);
+  if (llvm::Error E = addLeftOut(M, Plan))
+    return E;
   if (M.Build) {
     Plan.CommonFlags.push_back("-std=c++" + std::to_string(M.Build->CxxStandard));
     llvm::append_range(Plan.CommonFlags, M.Build->Defines);
@@ -304,6 +326,10 @@ std::string upstreamBuildKeyText(const UpstreamPlan &Plan, const std::string &Re
   Line("registration", sha256Hex(Registration));
   for (const std::string &File : Plan.Files)
     Line("file " + File, sha256Hex(readText(Plan.SourceRoot + "/" + File).value_or("missing")));
+  for (const auto &[File, Ranges] : Plan.LeftOut)
+    for (const LeftOutRange &R : Ranges)
+      Line("left out " + File,
+           std::to_string(R.Begin) + "-" + std::to_string(R.End) + " " + describeLeftOut({R}));
   Line("toolchain", Toolchain);
   return Text;
 }

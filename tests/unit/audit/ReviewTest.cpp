@@ -74,8 +74,11 @@ Migration makeMigration() {
   M.Upstream.Repo = "up";
   M.Upstream.Commit = "abc123";
   M.Entries = {"rope_kernel"};
-  M.Files.push_back({"csrc/rope.cu", "csrc/kernels/rope/rope.cu", opmig::sha256Hex(UpstreamRope),
-                     opmig::sha256Hex(MigratedRope)});
+  M.Files.push_back({"csrc/rope.cu",
+                     "csrc/kernels/rope/rope.cu",
+                     opmig::sha256Hex(UpstreamRope),
+                     opmig::sha256Hex(MigratedRope),
+                     {}});
   M.Generated.push_back({"csrc/kernels/rope/binding.cpp", opmig::sha256Hex(Binding), {}});
   std::optional<std::string> Block =
       opmig::findGeneratedBlock(InitPy, "pkg/__init__.py", "rope", "reexport");
@@ -542,7 +545,7 @@ TEST(ReviewTest, BuildCheckCompilesTheDomainAsItIsOnDisk) {
   writeFile(Rope, std::string(MigratedRope) + "#include \"rope/scale.h\"\n"
                                               "static_assert(ROPE_SCALE == 2, \"define\");\n");
   editManifest(Mig, [](opmig::Manifest &M) {
-    M.Files.push_back({"csrc/scale.h", "csrc/kernels/rope/scale.h", "", ""});
+    M.Files.push_back({"csrc/scale.h", "csrc/kernels/rope/scale.h", "", "", {}});
   });
   llvm::Expected<ReviewResult> R = reviewMigration(withBuildCheck(Mig));
   ASSERT_TRUE(static_cast<bool>(R)) << llvm::toString(R.takeError());

@@ -20,7 +20,7 @@ Manifest sampleManifest() {
             "(Tensor a) -> Tensor", true}};
   M.Renames = {{"sample_ops", "cache_dit::attn"}, {"svdq", "svdq"}};
   M.WrapGlobalInto = "cache_dit::attn";
-  M.Files = {{"csrc/a.cu", "csrc/kernels/attn/a.cu", "11", "22"}};
+  M.Files = {{"csrc/a.cu", "csrc/kernels/attn/a.cu", "11", "22", {}}};
   M.Generated = {
       {"csrc/kernels/attn/attn.cpp", "33", {}},
       {"src/cache_dit/kernels/__init__.py", "", {{"init-all", "44"}, {"init-reexport", "55"}}},
@@ -110,6 +110,77 @@ TEST(ManifestTest, RejectsBuildFlagsAMigratedBuildDoesNotCarry) {
     ASSERT_FALSE(bool(M)) << C.Key;
     std::string Message = llvm::toString(M.takeError());
     EXPECT_NE(Message.find(std::string("dir/m.json: ") + C.Message), std::string::npos) << Message;
+  }
+}
+
+Manifest withLeftOut() {
+  Manifest M = sampleManifest();
+  LeftOutRange Defs;
+  Defs.FirstLine = 12;
+  Defs.LastLine = 30;
+  Defs.Begin = 200;
+  Defs.End = 640;
+  Defs.Definitions = {"sample_ops::fwd", "PYBIND11_MODULE"};
+  LeftOutRange Include;
+  Include.FirstLine = Include.LastLine = 3;
+  Include.Begin = 40;
+  Include.End = 62;
+  Include.Include = "\"fused/fwd.h\"";
+  M.Files[0].LeftOut = {Include, Defs};
+  return M;
+}
+
+TEST(ManifestTest, RoundTripsWhatMigrateLeftOut) {
+  std::string Text = serializeManifest(withLeftOut());
+  llvm::Expected<Manifest> Parsed = parseManifest(Text, "m.json");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  EXPECT_EQ(serializeManifest(*Parsed), Text);
+  const std::vector<LeftOutRange> &LeftOut = Parsed->Files[0].LeftOut;
+  ASSERT_EQ(LeftOut.size(), 2u);
+  EXPECT_EQ(LeftOut[0].Include, "\"fused/fwd.h\"");
+  EXPECT_TRUE(LeftOut[0].Definitions.empty());
+  EXPECT_EQ(LeftOut[1].FirstLine, 12u);
+  EXPECT_EQ(LeftOut[1].LastLine, 30u);
+  EXPECT_EQ(LeftOut[1].Begin, 200u);
+  EXPECT_EQ(LeftOut[1].End, 640u);
+  EXPECT_EQ(LeftOut[1].Definitions,
+            (std::vector<std::string>{"sample_ops::fwd", "PYBIND11_MODULE"}));
+}
+
+// A file copied whole has no `left_out`: manifests of older opmig versions
+// read the same, and a whole copy writes what they wrote.
+TEST(ManifestTest, LeftOutIsOptionalAndAbsentWhenNothingWasLeftOut) {
+  nlohmann::json J = nlohmann::json::parse(serializeManifest(sampleManifest()));
+  EXPECT_FALSE(J["files"][0].contains("left_out"));
+  llvm::Expected<Manifest> Parsed = parseManifest(J.dump(), "m.json");
+  ASSERT_TRUE(bool(Parsed)) << llvm::toString(Parsed.takeError());
+  EXPECT_TRUE(Parsed->Files[0].LeftOut.empty());
+}
+
+// Validate blanks these ranges in a copy of the upstream file: a range
+// edited to be empty, reversed or about nothing is refused, naming it.
+TEST(ManifestTest, RejectsLeftOutRangesThatBlankNothingSensible) {
+  struct Case {
+    const char *Key;
+    nlohmann::json Value;
+    const char *Message;
+  };
+  const Case Cases[] = {
+      {"first_line", 0, "its lines are not 1-based and in order"},
+      {"last_line", 11, "its lines are not 1-based and in order"},
+      {"end", 200, "its byte range is empty or reversed"},
+      {"definitions", nlohmann::json::array(), "names neither definitions nor an include"},
+      {"include", "\"x.h\"", "names neither definitions nor an include, or both"},
+      {"begin", "200", "malformed manifest"},
+  };
+  for (const Case &C : Cases) {
+    nlohmann::json J = nlohmann::json::parse(serializeManifest(withLeftOut()));
+    J["files"][0]["left_out"][1][C.Key] = C.Value;
+    llvm::Expected<Manifest> M = parseManifest(J.dump(), "dir/m.json");
+    ASSERT_FALSE(bool(M)) << C.Key;
+    std::string Message = llvm::toString(M.takeError());
+    EXPECT_NE(Message.find(C.Message), std::string::npos) << Message;
+    EXPECT_NE(Message.find("dir/m.json"), std::string::npos) << Message;
   }
 }
 

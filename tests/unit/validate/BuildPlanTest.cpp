@@ -9,8 +9,8 @@ Manifest genericManifest() {
   Manifest M;
   M.Profile = "generic";
   M.Domain = "axpy";
-  M.Files = {{"csrc/axpy/launch_f32.cu", "kernels/axpy/axpy/launch_f32.cu", "", ""},
-             {"csrc/axpy/launch.cuh", "kernels/axpy/axpy/launch.cuh", "", ""}};
+  M.Files = {{"csrc/axpy/launch_f32.cu", "kernels/axpy/axpy/launch_f32.cu", "", "", {}},
+             {"csrc/axpy/launch.cuh", "kernels/axpy/axpy/launch.cuh", "", "", {}}};
   M.Generated = {{"kernels/axpy/axpy.cpp", "aa", {}},
                  {"kernels/axpy/CMakeLists.txt", "bb", {}},
                  {"kernels/CMakeLists.txt", "", {{"subdirectory", "cc"}}},

@@ -32,7 +32,7 @@ protected:
     write("third_party/cutlass/include/cutlass/numeric.h", "#pragma once\n");
     for (const char *File :
          {"csrc/ops.h", "csrc/k/kernel.cu", "csrc/k/beside.cuh", "csrc/common/util.h"})
-      M.Files.push_back({File, std::string("kernels/d/") + File, sha256Hex(Texts[File]), ""});
+      M.Files.push_back({File, std::string("kernels/d/") + File, sha256Hex(Texts[File]), "", {}});
     M.Ops.push_back({"scale_add", "opmig::kernels::d::scale_add", "scale_add",
                      "(Tensor x, float alpha) -> Tensor", true});
     M.Build = BuildRecord{20, {"-DFOO=1"}, {"kernels"}, {"--expt-relaxed-constexpr"}, "sm_90"};
@@ -111,6 +111,51 @@ TEST_F(UpstreamPlanTest, ATreeAtAnotherCommitIsNoReference) {
                 .find("csrc/common/util.h (kernels/d/csrc/common/"
                       "util.h's origin) is not in"),
             std::string::npos);
+}
+
+// kernel.cu's lines 3-4 (the cutlass and torch includes) stand in for a
+// sibling definition migrate left out.
+LeftOutRange siblingLines(const std::string &Text) {
+  LeftOutRange R;
+  R.FirstLine = 3;
+  R.LastLine = 4;
+  R.Begin = Text.find("#include <cutlass");
+  R.End = Text.find("#include \"ops.h\"");
+  R.Definitions = {"sample_ops::fwd"};
+  return R;
+}
+
+TEST_F(UpstreamPlanTest, WhatMigrateLeftOutOfATUIsInThePlanAndItsKey) {
+  M.Files[1].LeftOut = {siblingLines(Texts["csrc/k/kernel.cu"])};
+  llvm::Expected<UpstreamPlan> Plan = plan();
+  ASSERT_TRUE(bool(Plan)) << llvm::toString(Plan.takeError());
+  ASSERT_EQ(Plan->LeftOut.count("csrc/k/kernel.cu"), 1u);
+  EXPECT_EQ(Plan->LeftOut.at("csrc/k/kernel.cu")[0].Definitions,
+            std::vector<std::string>{"sample_ops::fwd"});
+  std::string Key = upstreamBuildKeyText(*Plan, "reg", "tc");
+  EXPECT_NE(Key.find("left out csrc/k/kernel.cu: 47-99 lines 3-4 (sample_ops::fwd)"),
+            std::string::npos)
+      << Key;
+  M.Files[1].LeftOut.clear();
+  llvm::Expected<UpstreamPlan> Whole = plan();
+  ASSERT_TRUE(bool(Whole));
+  EXPECT_NE(upstreamBuildKeyText(*Whole, "reg", "tc"), Key);
+}
+
+// Without a recorded sha256 (nothing else says the file is the one migrated
+// from), a range that does not fit the file is still bad input.
+TEST_F(UpstreamPlanTest, ALeftOutRangeThatDoesNotFitTheFileIsAnError) {
+  LeftOutRange R = siblingLines(Texts["csrc/k/kernel.cu"]);
+  R.LastLine = 5;
+  M.Files[1].LeftOut = {R};
+  M.Files[1].UpstreamSha256.clear();
+  llvm::Expected<UpstreamPlan> Plan = plan();
+  ASSERT_FALSE(bool(Plan));
+  std::string Message = llvm::toString(Plan.takeError());
+  EXPECT_NE(Message.find("the manifest says migrate left lines 3-5 (sample_ops::fwd) out of the "
+                         "upstream csrc/k/kernel.cu, but bytes 47-99 are lines 3-4 of the file"),
+            std::string::npos)
+      << Message;
 }
 
 TEST_F(UpstreamPlanTest, AnEntryNeitherDeclaredNorDefinedIsAnError) {

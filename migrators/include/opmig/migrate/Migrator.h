@@ -117,7 +117,8 @@ struct PlannedChange {
   std::string UpstreamPath; ///< For migrated files.
   unsigned Replacements = 0;
   std::vector<std::string> DroppedDefinitions;
-  std::vector<std::string> Blocks; ///< For edited files: the block ids.
+  std::vector<LeftOutRange> LeftOut; ///< For migrated files: the manifest's `left_out`.
+  std::vector<std::string> Blocks;   ///< For edited files: the block ids.
   /// Why this change would overwrite work that is not the migration's: a
   /// file or block edited since the last migration, or a file that opmig
   /// did not write. Empty when safe.

@@ -48,6 +48,7 @@
 
 #include "opmig/analyze/AnalysisResult.h"
 #include "opmig/support/Finding.h"
+#include "opmig/support/Manifest.h"
 #include "opmig/support/NamespaceRename.h"
 
 #include "llvm/Support/Error.h"
@@ -119,6 +120,9 @@ struct RewrittenFile {
   std::string Content;
   unsigned Replacements = 0;
   std::vector<std::string> DroppedDefinitions; ///< Qualified names left out.
+  /// The upstream stretches left out (definitions and the includes only
+  /// they needed), in upstream offsets, sorted by where they begin.
+  std::vector<LeftOutRange> LeftOut;
 };
 
 struct RewriteResult {

@@ -48,11 +48,27 @@ struct ManifestOp {
   bool FakeDerived = false;
 };
 
+/// A stretch of an upstream file that migrate left out of its copy: the
+/// sibling definitions the entries do not need (and the registration blocks
+/// that name them), or an include only they needed. `opmig validate
+/// --source` blanks the same stretches when it builds the upstream, so that
+/// the upstream library needs no more of the tree than the port does.
+struct LeftOutRange {
+  unsigned FirstLine = 0, LastLine = 0; ///< 1-based, inclusive.
+  unsigned Begin = 0, End = 0;          ///< Byte offsets, End exclusive.
+  /// Qualified names of the definitions in it; empty for an include.
+  std::vector<std::string> Definitions;
+  std::string Include; ///< The include as spelled (`"x/y.h"`), or empty.
+};
+
 struct MigratedFileRecord {
   std::string UpstreamPath; ///< Relative to `--source`.
   std::string TargetPath;   ///< Relative to the target root.
   std::string UpstreamSha256;
   std::string MigratedSha256;
+  /// What the copy leaves out of the upstream file, by offset. Absent in
+  /// manifests of older opmig versions (read as nothing left out).
+  std::vector<LeftOutRange> LeftOut;
 };
 
 struct GeneratedFileRecord {

@@ -16,6 +16,11 @@
 //                 DIR's setup.py and CMakeLists.txt spell out, and
 //                 `--upstream-flags`; the run's archs; torch's own flags, as
 //                 the migrated build gets them;
+//   left out      a TU the manifest says migrate copied only in part (its
+//                 `left_out`: sibling definitions, their registration
+//                 blocks and includes) is compiled as a copy with those
+//                 stretches blanked (LeftOutBlanking.h), its quote includes
+//                 resolved from the original's folder (`-iquote`);
 //   entries       each op's upstream function, registered under
 //                 `<op namespace>_upstream` by a generated TU
 //                 (UpstreamRegistration.h).
@@ -34,6 +39,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -44,6 +50,10 @@ struct UpstreamPlan {
   std::vector<std::string> Files;       ///< The closure, SourceRoot-relative.
   std::vector<std::string> Sources;     ///< Its TUs, SourceRoot-relative.
   std::vector<std::string> IncludeDirs; ///< Absolute.
+  /// What migrate left out of each closure TU (manifest `left_out`), by
+  /// SourceRoot-relative path; only TUs with something left out, each
+  /// checked against the file's text.
+  std::map<std::string, std::vector<LeftOutRange>> LeftOut;
   /// The upstream's flags (no include dirs, no torch flags): every TU gets
   /// `CommonFlags`; `.cu` files also `NvccFlags` (the archs' -gencode among them).
   std::vector<std::string> CommonFlags, NvccFlags;
@@ -81,7 +91,7 @@ std::vector<std::string> upstreamIncludeDirs(const std::string &SourceRoot,
 /// nothing says the upstream's. InputError when
 /// DIR is no folder, a closure file is missing or differs from the upstream
 /// the migration was made from (naming it), or an entry's declaration is in
-/// no header of the closure.
+/// no header of the closure, or a left-out range does not fit its file.
 llvm::Expected<UpstreamPlan> planUpstreamBuild(const Manifest &M, const std::string &SourceRoot,
                                                const std::string &OpNamespace,
                                                const std::vector<CudaArch> &Archs,
