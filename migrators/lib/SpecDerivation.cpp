@@ -301,8 +301,10 @@ private:
     return Tensor && Method == "sizes" ? Tensor : nullptr;
   }
 
-  /// The items of a list a shape is compared with: `IntArrayRef({a, b})`,
-  /// `at::IntArrayRef{a, b}`, `std::vector<int64_t>{a, b}`.
+  /// The items of a list a shape is compared with: `IntArrayRef({a, b})`
+  /// (CHECK_SHAPE's). Tested on that shape only: `at::IntArrayRef{a, b}` and
+  /// `std::vector<int64_t>{a, b}` are meant to unwrap the same way, but their
+  /// table rows failed and were taken out (session 18's closing note).
   static std::optional<std::vector<const Expr *>> listItems(const Expr *E) {
     for (int Depth = 0; E && Depth < 12; ++Depth) {
       E = E->IgnoreImplicit()->IgnoreParenCasts();

@@ -219,6 +219,9 @@ public:
 
   /// One write per parameter, the first found, in parameter order.
   std::map<unsigned, TensorWrite> Found;
+  /// Rule 5's writes, all of them: findTensorWrites keeps those whose field
+  /// only one parameter's pointer goes into.
+  std::vector<TensorWrite> ThroughFields;
 
 private:
   /// The parameter `E` stands for: the parameter itself (or a copy of it),
@@ -315,10 +318,12 @@ private:
     if (!Field.getType()->isPointerType())
       return;
     std::optional<unsigned> Param = dataPointerOf(Value);
-    if (Param && Calls.WrittenPointerFields.count(usrOf(Field)))
+    std::string Usr = usrOf(Field);
+    if (Param && Calls.WrittenPointerFields.count(Usr))
       add(*Param, Site,
           "its data pointer stored in `" + qualifiedName(Field) +
-              "`, which the tree's kernels write through");
+              "`, which the tree's kernels write through",
+          Usr);
   }
 
   /// The definition of `Callee` if rule 4 follows it: defined in the main
@@ -364,7 +369,8 @@ private:
       if (auto It = Bound.find(Inner.Param); It != Bound.end())
         add(It->second, &Call,
             "passed to " + Name + ", which writes its parameter `" +
-                Definition.getParamDecl(Inner.Param)->getNameAsString() + "` (" + Inner.How + ")");
+                Definition.getParamDecl(Inner.Param)->getNameAsString() + "` (" + Inner.How + ")",
+            Inner.Field);
   }
 
   std::vector<QualType> paramTypes(const CallExpr &Call, const FunctionDecl *Callee) const {
@@ -390,8 +396,12 @@ private:
     return Callee ? "`" + Name + "`" : Name;
   }
 
-  void add(unsigned Param, const Stmt *Site, std::string How) {
-    Found.try_emplace(Param, TensorWrite{Param, Site, std::move(How)});
+  void add(unsigned Param, const Stmt *Site, std::string How, std::string Field = "") {
+    TensorWrite Write{Param, Site, std::move(How), std::move(Field)};
+    if (Write.Field.empty())
+      Found.try_emplace(Param, std::move(Write));
+    else
+      ThroughFields.push_back(std::move(Write));
   }
 
   const ASTContext &Ctx;
@@ -413,7 +423,32 @@ std::vector<TensorWrite> analyse(const FunctionDecl &Definition, Followed &Calls
   Calls.Active.pop_back();
   for (auto &[Param, Write] : Finder.Found)
     Writes.push_back(std::move(Write));
+  for (TensorWrite &Write : Finder.ThroughFields)
+    Writes.push_back(std::move(Write));
   return Writes;
+}
+
+/// One write per parameter, in parameter order: the first by rules 1-4,
+/// else the first by rule 5 through a field that no other parameter's
+/// pointer goes into. A field several tensors go into (`Buffer{void *data}`
+/// made of the inputs and the outputs alike) does not tell which of them the
+/// kernels write.
+std::vector<TensorWrite> onePerParameter(std::vector<TensorWrite> Writes) {
+  std::map<std::string, std::set<unsigned>> ParamsOfField;
+  for (const TensorWrite &Write : Writes)
+    if (!Write.Field.empty())
+      ParamsOfField[Write.Field].insert(Write.Param);
+  std::map<unsigned, TensorWrite> Chosen;
+  for (TensorWrite &Write : Writes)
+    if (Write.Field.empty())
+      Chosen.try_emplace(Write.Param, std::move(Write));
+  for (TensorWrite &Write : Writes)
+    if (!Write.Field.empty() && ParamsOfField[Write.Field].size() == 1)
+      Chosen.try_emplace(Write.Param, std::move(Write));
+  std::vector<TensorWrite> Out;
+  for (auto &[Param, Write] : Chosen)
+    Out.push_back(std::move(Write));
+  return Out;
 }
 
 } // namespace
@@ -426,7 +461,7 @@ std::vector<TensorWrite> findTensorWrites(const FunctionDecl &Function, const So
   if (!Function.hasBody(Definition))
     return {};
   Followed Calls{SM, WrittenPointerFields, {}};
-  std::vector<TensorWrite> Writes = analyse(*Definition, Calls, /*Depth=*/0);
+  std::vector<TensorWrite> Writes = onePerParameter(analyse(*Definition, Calls, /*Depth=*/0));
   llvm::erase_if(Writes, [&](const TensorWrite &Write) {
     return !isTensorLike(Definition->getParamDecl(Write.Param)->getType());
   });

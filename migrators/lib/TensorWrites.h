@@ -36,7 +36,9 @@
 //      `Params{..., x.data_ptr()}`) that the tree's code writes through
 //      (`WrittenPointerFields`, from the analysis of every TU:
 //      analyzers/lib/PointerFieldWrites.h), as kernels taking a `Params`
-//      struct do.
+//      struct do, and no other tensor's pointer goes into that field (a
+//      generic `Buffer{void *data}` wrapping inputs and outputs alike does
+//      not tell which is written).
 //
 // Nothing else counts: a call of a function defined elsewhere (unless
 // `_out`), a view (`out.view(...)`, `out.select(...)`) that is then
@@ -62,6 +64,8 @@ struct TensorWrite {
   const clang::Stmt *Site = nullptr; ///< The first write found, in the body analysed.
   /// How, e.g. `` `copy_` on it ``, `` its data pointer passed to `k` as `float *` ``.
   std::string How;
+  /// Rule 5's field (USR), else empty.
+  std::string Field;
 };
 
 /// Whether `Type` is one the analysis follows: `at::Tensor` by value or by

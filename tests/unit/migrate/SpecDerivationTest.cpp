@@ -150,15 +150,6 @@ const DerivationCase Cases[] = {
      "  const int dim = sizes[1];\n  const int width = w.size(-1);\n"
      "  CHECK_SHAPE(x, batch, dim, 16);\n  CHECK_SHAPE(w, dim, width);\n",
      "x: shape [batch, dim, 16], dtypes ?\nw: shape [dim, width], dtypes ?\n"},
-    {"SizesEqualBracedArrayRefOnTheRight", XW,
-     "  const int64_t n = x.size(0);\n"
-     "  TORCH_CHECK(at::IntArrayRef{n, 4} == w.sizes());\n  TORCH_CHECK(x.dim() == 1);\n",
-     "x: shape [n], dtypes ?\nw: shape [n, 4], dtypes ?\n"},
-    {"SizesEqualVectorWithAnExpression", XW,
-     "  TORCH_CHECK(x.dim() == 2);\n"
-     "  TORCH_CHECK(w.sizes() == std::vector<int64_t>{x.size(0), x.size(1) - 1});\n",
-     "x: shape [x_0, x_1], dtypes ?\nw: shape [x_0, w_1], dtypes ?\n"
-     "constraint: w_1 == x_1 - 1\n"},
     {"SizesEqualAListOfOtherCountsNamesTheDims", "const at::Tensor &x, int64_t heads",
      "  int64_t tokens = heads * 2;\n  TORCH_CHECK(x.sizes() == at::IntArrayRef({tokens, 8}));\n",
      "x: shape [tokens, 8], dtypes ?\n"},
