@@ -95,9 +95,10 @@ CommandRunner registerValidateCommand(CLI::App &App) {
   Sub->add_option("--domain", O.Domain, "the migrated domain")->required();
   Sub->add_option("--profile", O.Profile,
                   "the profile the domain was migrated with (default: its manifest's)");
-  Sub->add_option("--layers", Args->Layers,
-                  "comma-separated layers to run (default: all; the build runs whenever import "
-                  "is asked)");
+  Args->Spellings.flag(validate::inputs::Layers,
+                       Sub->add_option("--layers", Args->Layers,
+                                       "comma-separated layers to run (default: all; the build "
+                                       "runs whenever import is asked)"));
   Sub->add_option("--arch", O.ArchList,
                   "CUDA archs to build for, e.g. \"9.0a;8.9\" (default: CACHE_DIT_CUDA_ARCH_LIST "
                   "for cache-dit, TORCH_CUDA_ARCH_LIST, else 9.0a)");

@@ -3,6 +3,7 @@
 #include "opmig/validate/EntryDefinition.h"
 
 #include "opmig/support/Errors.h"
+#include "opmig/validate/Validate.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -353,7 +354,8 @@ private:
     if (Anonymous)
       return inputError(Name, " is defined in an anonymous namespace (", where(At),
                         "): no other TU can call it, so the upstream registration cannot; "
-                        "give it external linkage upstream, or pass --layers without diff,perf");
+                        "give it external linkage upstream, or leave out the diff and perf layers",
+                        inputs::Layers);
     if (llvm::Error E = checkHead(Head, At))
       return E;
     D.ReturnType = Trailing.empty() ? Head : Trailing;
@@ -379,11 +381,13 @@ private:
       if (Word == "static")
         return inputError(Name, " is defined `static` (", where(At),
                           "): no other TU can call it, so the upstream registration cannot; "
-                          "drop `static` upstream, or pass --layers without diff,perf");
+                          "drop `static` upstream, or leave out the diff and perf layers",
+                          inputs::Layers);
       if (Word == "inline" || Word == "constexpr" || Word == "consteval")
         return inputError(Name, " is defined `", Word.str(), "` in a TU (", where(At),
                           "): the TU need not emit it for another to call; declare it in a "
-                          "header upstream, or pass --layers without diff,perf");
+                          "header upstream, or leave out the diff and perf layers",
+                          inputs::Layers);
       if (Word == "template")
         return inputError(Name, " is a template (", where(At),
                           "): the upstream registration cannot declare it without its "

@@ -116,12 +116,12 @@ TEST(EntryDefinitionTest, ADeclarationOrACallIsNoDefinition) {
 TEST(EntryDefinitionTest, WhatAnotherTUCannotCallSaysWhy) {
   EXPECT_EQ(error("roll", "#include <x.h>\nstatic void roll(at::Tensor x) {}\n"),
             "roll is defined `static` (csrc/binding.cpp:2): no other TU can call it, so the "
-            "upstream registration cannot; drop `static` upstream, or pass --layers without "
-            "diff,perf");
+            "upstream registration cannot; drop `static` upstream, or leave out the diff and "
+            "perf layers");
   EXPECT_EQ(error("roll", "namespace {\nvoid roll(at::Tensor x) {}\n}\n"),
             "roll is defined in an anonymous namespace (csrc/binding.cpp:2): no other TU can "
             "call it, so the upstream registration cannot; give it external linkage upstream, "
-            "or pass --layers without diff,perf");
+            "or leave out the diff and perf layers");
   EXPECT_NE(error("roll", "namespace a { namespace { void roll(int n) {} } }").find("anonymous"),
             std::string::npos);
   EXPECT_NE(error("roll", "inline void roll(int n) {}").find("is defined `inline`"),

@@ -207,8 +207,8 @@ TEST_F(UpstreamPlanTest, AStaticEntryIsAnErrorThatSaysSo) {
   ASSERT_FALSE(bool(Plan));
   EXPECT_EQ(llvm::toString(Plan.takeError()),
             "op scale_add: other_op is defined `static` (csrc/k/kernel.cu:1): no other TU can "
-            "call it, so the upstream registration cannot; drop `static` upstream, or pass "
-            "--layers without diff,perf");
+            "call it, so the upstream registration cannot; drop `static` upstream, or leave out "
+            "the diff and perf layers");
 }
 
 TEST(UpstreamCodegenFlagsTest, ReadsCMakeAndSetupPyButNotComments) {

@@ -75,6 +75,7 @@ std::string defaultBuildCacheDir();
 /// InputName in Errors.h).
 namespace inputs {
 inline constexpr InputName Source{"validate.Source"};
+inline constexpr InputName Layers{"validate.Layers"};
 } // namespace inputs
 
 /// Runs the layers. InputError for a target or domain that cannot be
