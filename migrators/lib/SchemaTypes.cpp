@@ -122,6 +122,20 @@ bool isTensorType(QualType Type) {
   return Record && qualifiedName(*Record) == "at::Tensor";
 }
 
+namespace {
+
+/// `std::optional<at::Tensor>` (c10::optional is an alias of it or a twin).
+bool isOptionalTensorType(QualType Type) {
+  const ClassTemplateSpecializationDecl *Spec = specializationOf(Type);
+  if (!Spec || !llvm::is_contained({"std::optional", "c10::optional"}, templateName(*Spec)))
+    return false;
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  return Args.size() == 1 && Args[0].getKind() == TemplateArgument::Type &&
+         isTensorType(Args[0].getAsType());
+}
+
+} // namespace
+
 bool isScalarTypeEnum(QualType Type) {
   const auto *Enum = Type.getCanonicalType()->getAs<EnumType>();
   return Enum && qualifiedName(*Enum->getDecl()) == "c10::ScalarType";
@@ -134,6 +148,11 @@ std::optional<SchemaType> mapParamType(QualType Type) {
       return mapValue(Pointee);
     if (isTensorType(Pointee))
       return SchemaType{"Tensor", "torch.Tensor", true, true, ""};
+    // `std::optional<at::Tensor> &out_` (flash-attn, causal-conv1d): the
+    // dispatcher passes the optional by value; the adapter hands the upstream
+    // function that copy, which holds the caller's tensor.
+    if (isOptionalTensorType(Pointee))
+      return SchemaType{"Tensor?", "torch.Tensor | None", false, true, "std::optional<at::Tensor>"};
     return std::nullopt;
   }
   if (Type->isReferenceType())

@@ -36,7 +36,9 @@ struct SchemaType {
   std::string Schema;    ///< `Tensor`, `int?`, `Tensor[]`; never an alias annotation.
   std::string Python;    ///< `torch.Tensor`, `int | None`, `list[torch.Tensor]`.
   bool IsTensor = false; ///< Exactly one tensor: not an optional, not a list.
-  bool Mutable = false;  ///< A non-const `at::Tensor &` (by its type alone).
+  /// A non-const `at::Tensor &` or `std::optional<at::Tensor> &` (by its
+  /// type alone).
+  bool Mutable = false;
   /// The C++ type torch's dispatcher passes for it, when the declared type
   /// cannot be registered as is (`double` for `float`, `int64_t` for `int`,
   /// `std::optional<double>` for `std::optional<float>`); empty otherwise.
@@ -44,7 +46,8 @@ struct SchemaType {
 };
 
 /// Maps a parameter type; nullopt when the schema language cannot express it
-/// (pointers, rvalue references, non-const references to non-tensors, ...).
+/// (pointers, rvalue references, non-const references to what is neither a
+/// tensor nor an optional tensor, ...).
 std::optional<SchemaType> mapParamType(clang::QualType Type);
 
 /// How the values an op returns are laid out in its C++ result.

@@ -176,7 +176,7 @@ INSTANTIATE_TEST_SUITE_P(
                       // `Tensor(a!)`, `Tensor(b!)?` all the same.
                       MigrationCase{"out_params_generic",
                                     "tests/fixtures/upstream/out_params",
-                                    {"scale_into", "row_sum", "accumulate"},
+                                    {"scale_into", "row_sum", "accumulate", "row_max"},
                                     "tests/fixtures/targets/generic_like",
                                     "generic",
                                     "outs"},
@@ -191,7 +191,7 @@ INSTANTIATE_TEST_SUITE_P(
                                     "marks"},
                       MigrationCase{"out_params_cache_dit",
                                     "tests/fixtures/upstream/out_params",
-                                    {"scale_into", "row_sum", "accumulate"},
+                                    {"scale_into", "row_sum", "accumulate", "row_max"},
                                     "tests/fixtures/targets/cache_dit_like",
                                     "cache-dit",
                                     "outs"},

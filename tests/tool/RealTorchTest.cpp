@@ -121,11 +121,12 @@ TEST_F(RealTorch, SampleMigrationCompilesWithNvccBeforeItIsWritten) {
 /// Outputs taken by value, by const reference and as an optional are
 /// marked written through torch's own declarations (`data_ptr` and `add_`
 /// live in `TensorBase` and `Tensor`), and a registration of those C++
-/// types under the `Tensor(a!)` schemas compiles.
+/// types under the `Tensor(a!)` schemas compiles, an adapter passing a
+/// non-const `c10::optional<at::Tensor> &` included.
 TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
   MigrationCase C{"out_params_generic",
                   "tests/fixtures/upstream/out_params",
-                  {"scale_into", "row_sum", "accumulate"},
+                  {"scale_into", "row_sum", "accumulate", "row_max"},
                   "tests/fixtures/targets/generic_like",
                   "generic",
                   "outs"};
@@ -139,7 +140,8 @@ TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
     Schemas.push_back(Op["schema"].get<std::string>());
   EXPECT_EQ(Schemas, (std::vector<std::string>{"(Tensor(a!) out, Tensor x, float scale) -> ()",
                                                "(Tensor x, Tensor(a!) out, Tensor(b!)? mean) -> ()",
-                                               "(Tensor(a!) acc, Tensor x) -> Tensor(a!)"}));
+                                               "(Tensor(a!) acc, Tensor x) -> Tensor(a!)",
+                                               "(Tensor x, Tensor(a!)? max_out_) -> ()"}));
   std::string Include = torchDir() + "/torch/include";
   ToolResult Compiled =
       runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem", Include, "-isystem",

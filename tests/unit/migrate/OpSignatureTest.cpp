@@ -225,6 +225,36 @@ TEST_F(OpSignatureTest, OptionalTensors) {
             Type("Tensor?", "torch.Tensor | None"));
 }
 
+// flash-attn's `std::optional<at::Tensor> &out_`, causal-conv1d's
+// `c10::optional<at::Tensor> &final_states_out_`: written through, by their
+// type as a non-const tensor reference is; the dispatcher passes the optional
+// by value, so the adapter hands the upstream function its copy.
+TEST_F(OpSignatureTest, NonConstReferencesToOptionalTensorsAreMutable) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "void f(const at::Tensor &x, std::optional<at::Tensor> &out_,\n"
+                           "       c10::optional<at::Tensor> &states_, int64_t n) {}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, Tensor(a!)? out_, Tensor(b!)? states_, int n) -> ()");
+  ASSERT_EQ(Sig.Params.size(), 4u);
+  EXPECT_TRUE(Sig.Params[1].Mutable);
+  EXPECT_FALSE(Sig.Params[1].IsTensor);
+  EXPECT_EQ(Sig.Params[1].MutableBecause, "a non-const reference");
+  EXPECT_EQ(Sig.Params[2].PyAnnotation, "torch.Tensor | None");
+  EXPECT_TRUE(Sig.NeedsAdapter);
+  EXPECT_EQ(Sig.Params[1].AdapterArg, "out_");
+  EXPECT_EQ(Sig.BoxedDeclaration, "void f(const at::Tensor &x, std::optional<at::Tensor> out_, "
+                                  "std::optional<at::Tensor> states_, int64_t n)");
+  EXPECT_TRUE(Sig.WritesUnseen.empty()) << Sig.WritesUnseen;
+}
+
+TEST_F(OpSignatureTest, NonConstReferenceToAnOptionalScalarIsUnsupported) {
+  EXPECT_NE(inputErrorOf("#include <torch/all.h>\n"
+                         "void f(const at::Tensor &x, std::optional<double> &scale) {}\n",
+                         "f")
+                .find("parameter `scale` has type `std::optional<double> &`"),
+            std::string::npos);
+}
+
 TEST_F(OpSignatureTest, IntegersAreInt) {
   OpSignature Sig = derive("#include <torch/all.h>\n"
                            "void f(int64_t a, int b, long c, const int64_t &d) {}\n",

@@ -17,6 +17,7 @@ _EXPECTED_REEXPORTS = (
     ("scale_into", "cache_dit.kernels._outs"),
     ("row_sum", "cache_dit.kernels._outs"),
     ("accumulate", "cache_dit.kernels._outs"),
+    ("row_max", "cache_dit.kernels._outs"),
     # <<< opmig outs:dispatch-reexports
 )
 

@@ -8,6 +8,17 @@
 #include "outs/outs.h"
 
 namespace {
+// The dispatcher passes `double`, `int64_t` and optionals by value; these
+// call the upstream functions that declare `float`, `int` or a non-const
+// `std::optional<at::Tensor> &` (given the copy, which holds the same tensor).
+namespace adapters {
+
+void row_max(const at::Tensor &x, std::optional<at::Tensor> max_out_) {
+  return opmig::kernels::outs::row_max(x, max_out_);
+}
+
+} // namespace adapters
+
 namespace meta_kernels {
 
 void scale_into(at::Tensor out, const at::Tensor &x, double scale) {
@@ -22,7 +33,7 @@ void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tenso
   (void)out;
   (void)mean;
   TORCH_CHECK(x.dim() == 2,
-              "row_sum: x must have 2 dims, got ", x.dim(), " (checked at upstream csrc/out_ops.cu:49:3)");
+              "row_sum: x must have 2 dims, got ", x.dim(), " (checked at upstream csrc/out_ops.cu:61:3)");
   
 }
 
@@ -32,6 +43,14 @@ at::Tensor accumulate(at::Tensor acc, const at::Tensor &x) {
   return acc;
 }
 
+void row_max(const at::Tensor &x, std::optional<at::Tensor> max_out_) {
+  (void)x;
+  (void)max_out_;
+  TORCH_CHECK(x.dim() == 2,
+              "row_max: x must have 2 dims, got ", x.dim(), " (checked at upstream csrc/out_ops.cu:75:3)");
+  
+}
+
 } // namespace meta_kernels
 } // namespace
 
@@ -39,16 +58,19 @@ TORCH_LIBRARY(opmig_outs, m) {
   m.def("scale_into(Tensor(a!) out, Tensor x, float scale) -> ()");
   m.def("row_sum(Tensor x, Tensor(a!) out, Tensor(b!)? mean) -> ()");
   m.def("accumulate(Tensor(a!) acc, Tensor x) -> Tensor(a!)");
+  m.def("row_max(Tensor x, Tensor(a!)? max_out_) -> ()");
 }
 
 TORCH_LIBRARY_IMPL(opmig_outs, CUDA, m) {
   m.impl("scale_into", TORCH_FN(opmig::kernels::outs::scale_into));
   m.impl("row_sum", TORCH_FN(opmig::kernels::outs::row_sum));
   m.impl("accumulate", TORCH_FN(opmig::kernels::outs::accumulate));
+  m.impl("row_max", TORCH_FN(adapters::row_max));
 }
 
 TORCH_LIBRARY_IMPL(opmig_outs, Meta, m) {
   m.impl("scale_into", TORCH_FN(meta_kernels::scale_into));
   m.impl("row_sum", TORCH_FN(meta_kernels::row_sum));
   m.impl("accumulate", TORCH_FN(meta_kernels::accumulate));
+  m.impl("row_max", TORCH_FN(meta_kernels::row_max));
 }

@@ -21,3 +21,7 @@ void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tenso
 namespace opmig::kernels::outs {
 at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
 } // namespace opmig::kernels::outs
+
+namespace opmig::kernels::outs {
+void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_);
+} // namespace opmig::kernels::outs

@@ -8,8 +8,9 @@
 #include "scalars/scalars.h"
 
 namespace {
-// The dispatcher passes `double` and `int64_t`; these call the upstream
-// functions that declare `float` or `int`.
+// The dispatcher passes `double`, `int64_t` and optionals by value; these
+// call the upstream functions that declare `float`, `int` or a non-const
+// `std::optional<at::Tensor> &` (given the copy, which holds the same tensor).
 namespace adapters {
 
 at::Tensor scale_shift(const at::Tensor &x, double scale, int64_t shift) {

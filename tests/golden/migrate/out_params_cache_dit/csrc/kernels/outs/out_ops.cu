@@ -1,5 +1,6 @@
 // Migrated by opmig from example.org/out_params_cache_dit at 0123456789abcdef0123456789abcdef01234567: csrc/out_ops.cu
-// Plants: outputs taken by value, by const reference and as an optional, written by the body.
+// Plants: outputs taken by value, by const reference, as an optional and by non-const reference
+// to an optional, written by the body.
 #include <c10/cuda/CUDAStream.h>
 
 #include <cstdint>
@@ -27,6 +28,17 @@ __global__ void row_sum_kernel(float *out, float *mean, const float *x, int64_t 
   out[r] = sum;
   if (mean)
     mean[r] = sum / static_cast<float>(cols);
+}
+
+// One thread per row.
+__global__ void row_max_kernel(float *out, const float *x, int64_t rows, int64_t cols) {
+  const int64_t r = static_cast<int64_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (r >= rows)
+    return;
+  float best = x[r * cols];
+  for (int64_t c = 1; c < cols; ++c)
+    best = fmaxf(best, x[r * cols + c]);
+  out[r] = best;
 }
 
 unsigned blocksFor(int64_t n) { return static_cast<unsigned>((n + 255) / 256); }
@@ -58,5 +70,16 @@ void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tenso
 at::Tensor accumulate(at::Tensor acc, const at::Tensor &x) {
   acc.add_(x);
   return acc;
+}
+
+// Nothing to do without the output; with it, written through its data pointer.
+void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_) {
+  TORCH_CHECK(x.dim() == 2 && x.scalar_type() == at::kFloat, "row_max: x must be 2-D float32");
+  if (!max_out_.has_value())
+    return;
+  at::Tensor out = max_out_.value();
+  TORCH_CHECK(out.numel() == x.size(0), "row_max: max_out must have one element per row");
+  row_max_kernel<<<blocksFor(x.size(0)), 256, 0, c10::cuda::getCurrentCUDAStream()>>>(
+      out.data_ptr<float>(), x.data_ptr<float>(), x.size(0), x.size(1));
 }
 } // namespace cache_dit::outs

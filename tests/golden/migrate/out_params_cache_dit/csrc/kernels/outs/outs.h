@@ -20,3 +20,7 @@ void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tenso
 namespace cache_dit::outs {
 at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
 } // namespace cache_dit::outs
+
+namespace cache_dit::outs {
+void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_);
+} // namespace cache_dit::outs

@@ -5,6 +5,7 @@ from ._comm import fp8_comm_per_token_quant
 from ._outs import scale_into
 from ._outs import row_sum
 from ._outs import accumulate
+from ._outs import row_max
 # <<< opmig outs:init-reexport
 
 __all__ = [
@@ -13,5 +14,6 @@ __all__ = [
     "scale_into",
     "row_sum",
     "accumulate",
+    "row_max",
     # <<< opmig outs:init-all
 ]

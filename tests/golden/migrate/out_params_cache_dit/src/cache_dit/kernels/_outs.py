@@ -61,6 +61,11 @@ def _call_accumulate(acc: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return _get_required_ops_module().accumulate(acc, x)
 
 
+def _call_row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
+    """ABI bridge to ``cache_dit::outs::row_max``: no policy, no allocation."""
+    return _get_required_ops_module().row_max(x, max_out_)
+
+
 torch.library.define("cache_dit_cuda_ops::scale_into", "(Tensor(a!) out, Tensor x, float scale) -> ()")
 
 
@@ -104,7 +109,7 @@ def _row_sum(x: torch.Tensor, out: torch.Tensor, mean: torch.Tensor | None) -> N
 def _fake_row_sum(x: torch.Tensor, out: torch.Tensor, mean: torch.Tensor | None) -> None:
     torch._check(
         x.dim() == 2,
-        lambda: f"row_sum: x must have 2 dims, got {x.dim()} (checked at upstream csrc/out_ops.cu:49:3)",
+        lambda: f"row_sum: x must have 2 dims, got {x.dim()} (checked at upstream csrc/out_ops.cu:61:3)",
     )
     return None
 
@@ -129,6 +134,32 @@ def _accumulate(acc: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
 @torch.library.register_fake("cache_dit_cuda_ops::accumulate")
 def _fake_accumulate(acc: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return acc
+
+
+torch.library.define("cache_dit_cuda_ops::row_max", "(Tensor x, Tensor(a!)? max_out_) -> ()")
+
+
+@torch.library.impl("cache_dit_cuda_ops::row_max", "CUDA")
+def _row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
+    """Checks devices before anything is allocated, then calls the kernel."""
+    device = x.device
+    if device.type != "cuda":
+        raise ValueError(f"row_max: x must be a CUDA tensor, got device {device}")
+    for arg_name, tensor in (("x", x), ):
+        if tensor is not None and tensor.device != device:
+            raise ValueError(
+                f"row_max: {arg_name} must be on {device} like x, got {tensor.device}"
+            )
+    return _call_row_max(x, max_out_)
+
+
+@torch.library.register_fake("cache_dit_cuda_ops::row_max")
+def _fake_row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
+    torch._check(
+        x.dim() == 2,
+        lambda: f"row_max: x must have 2 dims, got {x.dim()} (checked at upstream csrc/out_ops.cu:75:3)",
+    )
+    return None
 
 
 def scale_into(out: torch.Tensor, x: torch.Tensor, scale: float) -> None:
@@ -169,10 +200,23 @@ def accumulate(acc: torch.Tensor, x: torch.Tensor) -> torch.Tensor:
     return torch.ops.cache_dit_cuda_ops.accumulate(acc, x)
 
 
+def row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
+    """Runs ``cache_dit_cuda_ops::row_max``, migrated from ``row_max``.
+
+    :param x: ``Tensor``.
+    :param max_out_: ``Tensor(a!)?``, written in place.
+    :returns: ``None``.
+    :raises ValueError: when a tensor is not on the CUDA device of ``x``.
+    :raises RuntimeError: when cache_dit._C_outs is not built, or the kernel rejects its inputs.
+    """
+    return torch.ops.cache_dit_cuda_ops.row_max(x, max_out_)
+
+
 __all__ = [
     "outs_extension_is_available",
     "outs_get_load_error",
     "scale_into",
     "row_sum",
     "accumulate",
+    "row_max",
 ]
