@@ -32,6 +32,12 @@ UpstreamInfo probeUpstream(const std::string &SourceRoot) {
   std::optional<std::string> Commit = git(SourceRoot, {"rev-parse", "HEAD"});
   if (!Commit)
     return Info;
+  // A tree unpacked into an ignored or untracked folder of another
+  // repository is not versioned by it: that repository's commit says nothing
+  // of these files.
+  std::optional<std::string> Tracked = git(SourceRoot, {"ls-files", "--", "."});
+  if (!Tracked || Tracked->empty())
+    return Info;
   Info.Commit = *Commit;
   Info.Repo = git(SourceRoot, {"remote", "get-url", "origin"}).value_or("");
   Info.PathPrefix = git(SourceRoot, {"rev-parse", "--show-prefix"}).value_or("");

@@ -2,7 +2,8 @@
 //
 // Asks git about the upstream tree: remote URL, HEAD commit, whether the
 // tree has uncommitted changes, and where the tree sits in its repository.
-// A tree outside git gets empty Repo and Commit; the caller decides.
+// A tree outside git, or none of whose files the enclosing repository
+// tracks, gets empty Repo and Commit; the caller decides.
 //
 //===----------------------------------------------------------------------===//
 

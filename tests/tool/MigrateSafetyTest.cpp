@@ -7,6 +7,7 @@
 #include "ToolRunner.h"
 #include "TreeSnapshot.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
@@ -54,6 +55,57 @@ TEST_F(MigrateSafetyTest, MigratedFilesStartWithTheirProvenance) {
   EXPECT_EQ(Manifest["upstream"]["dirty"], false);
   EXPECT_FALSE(fs::exists(target("csrc/kernels/attn/torch_bindings.cpp")))
       << "the upstream registration is regenerated, not copied";
+}
+
+/// `git -C Dir <Args>` as a test user; its exit status.
+int git(const std::string &Dir, const std::string &Args) {
+  return std::system(("git -C '" + Dir + "' -c user.name=opmig -c user.email=opmig@example.org " +
+                      Args + " >/dev/null 2>&1")
+                         .c_str());
+}
+
+/// Without --upstream-repo and --upstream-commit the manifest takes them
+/// from git: a committed tree's own commit, clean; a tree unpacked into an
+/// ignored folder of another repository is unversioned, not that
+/// repository's commit.
+TEST_F(MigrateSafetyTest, ProvenanceComesFromTheTreesOwnRepository) {
+  if (std::system("git --version >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "no git here: the provenance probe is not checked";
+  std::vector<std::string> Args = migrateArgs(Case, Box);
+  for (const char *Flag : {"--upstream-repo", "--upstream-commit"}) {
+    auto It = std::find(Args.begin(), Args.end(), Flag);
+    Args.erase(It, It + 2); // the flag and its value
+  }
+  auto UpstreamOf = [&](const std::string &Source) {
+    MigrationSandbox Fresh(Case);
+    std::vector<std::string> Run = Args;
+    *std::find(Run.begin(), Run.end(), Box.Source) = Source;
+    *std::find(Run.begin(), Run.end(), Box.Target) = Fresh.Target;
+    ToolResult R = runOpmig(Run);
+    EXPECT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+    return nlohmann::json::parse(
+        readFile(Fresh.Target + "/csrc/kernels/attn/opmig-manifest.json"))["upstream"];
+  };
+
+  ASSERT_EQ(git(Box.Source, "init -q"), 0);
+  ASSERT_EQ(git(Box.Source, "add -A"), 0);
+  ASSERT_EQ(git(Box.Source, "commit -qm upstream"), 0);
+  nlohmann::json Committed = UpstreamOf(Box.Source);
+  EXPECT_EQ(Committed["commit"].get<std::string>().size(), 40u) << Committed.dump();
+  EXPECT_EQ(Committed["dirty"], false) << Committed.dump();
+
+  std::string Outer = Box.Source + "-outer";
+  fs::create_directories(Outer + "/vendor");
+  writeFile(Outer + "/.gitignore", "vendor/\n");
+  ASSERT_EQ(git(Outer, "init -q"), 0);
+  ASSERT_EQ(git(Outer, "add -A"), 0);
+  ASSERT_EQ(git(Outer, "commit -qm outer"), 0);
+  fs::copy(Box.Source, Outer + "/vendor/upstream", fs::copy_options::recursive);
+  fs::remove_all(Outer + "/vendor/upstream/.git");
+  nlohmann::json Ignored = UpstreamOf(Outer + "/vendor/upstream");
+  EXPECT_EQ(Ignored["commit"], "unversioned") << Ignored.dump();
+  EXPECT_EQ(Ignored["dirty"], true) << Ignored.dump();
+  fs::remove_all(Outer);
 }
 
 TEST_F(MigrateSafetyTest, EditedTargetFilesKeepTheirMode) {
