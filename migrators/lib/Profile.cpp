@@ -63,6 +63,11 @@ std::string anchorProblem(llvm::StringRef Anchor, llvm::StringRef Path) {
       return "'markdown:table:' needs a heading";
     return Extension == ".md" ? "" : "markdown anchors need a .md file";
   }
+  if (Anchor.consume_front("markdown:tree:")) {
+    if (!Anchor.ends_with("/") || Anchor.trim("/").empty() || Anchor.contains(' '))
+      return "'markdown:tree:' needs a folder path ending in '/', such as veomni/ops/";
+    return Extension == ".md" ? "" : "markdown anchors need a .md file";
+  }
   if (!Anchor.consume_front("python:"))
     return "unknown anchor kind";
   auto [Kind, Name] = Anchor.split(':');
@@ -83,7 +88,7 @@ constexpr llvm::StringLiteral KnownAnchors =
     " (anchors: end, python:after-imports, python:list:NAME, python:function-list:FUNC, "
     "python:function-end:FUNC, python:before-def:NAME, python:before-call:NAME, "
     "python:call-end:NAME, python:collection:NAME, python:list-with:TEXT, "
-    "markdown:table:HEADING)";
+    "markdown:table:HEADING, markdown:tree:FOLDER/)";
 
 const llvm::StringRef ProfileKeys[] = {"schema",
                                        "name",

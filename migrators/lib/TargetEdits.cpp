@@ -9,6 +9,7 @@
 
 #include "opmig/migrate/TargetEdits.h"
 
+#include "MarkdownTree.h"
 #include "PythonAnchors.h"
 #include "opmig/migrate/Migrator.h"
 #include "opmig/migrate/TemplateRenderer.h"
@@ -251,6 +252,37 @@ llvm::Error applyTableEdit(FileLines &File, const EditJob &Job) {
   return llvm::Error::success();
 }
 
+constexpr llvm::StringLiteral TreeAnchor = "markdown:tree:";
+
+/// Lines of a tree edit replace its marked lines where the first of them
+/// stands, or become the first children of the anchor folder; each starts
+/// with the glyphs its place in the tree calls for.
+llvm::Error applyTreeEdit(FileLines &File, const EditJob &Job) {
+  std::vector<size_t> Existing = findMarkedRows(File, Job.Key);
+  Placement At;
+  if (!Existing.empty()) {
+    At = {Existing.front(), treePrefixOf(File.text(Existing.front()))};
+    for (size_t Row : llvm::reverse(Existing))
+      File.erase(Row, Row + 1);
+  } else {
+    llvm::StringRef Folder =
+        llvm::StringRef(Job.Spec->Anchors.front()).drop_front(TreeAnchor.size());
+    std::optional<TreeChildPlacement> Found = locateTreeFolder(File, Folder);
+    if (!Found)
+      return anchorNotFound(
+          Job, Job.Spec->Anchors,
+          InputText("no tree in a fenced block draws the folder " + Folder.str()));
+    At = {Found->Line, Found->Prefix};
+  }
+  std::vector<std::string> Rows;
+  for (const std::string &Line : indentedLines("", Job.Content))
+    if (!llvm::StringRef(Line).trim().empty())
+      Rows.push_back(At.Indent + llvm::StringRef(Line).trim().str() + " " +
+                     tableRowMarker(Job.Key));
+  File.insert(At.Line, Rows);
+  return llvm::Error::success();
+}
+
 /// The target file `Relative` to edit: its lines, or none when it is
 /// missing or empty and `Spec` may create it.
 llvm::Expected<EditedFile> readTargetFile(const std::string &TargetRoot,
@@ -465,6 +497,8 @@ private:
   llvm::Error applyEdit(EditedFile &Target, const EditJob &Job) {
     if (llvm::StringRef(Job.Spec->Anchors.front()).starts_with(TableAnchor))
       return applyTableEdit(Target.Lines, Job);
+    if (llvm::StringRef(Job.Spec->Anchors.front()).starts_with(TreeAnchor))
+      return applyTreeEdit(Target.Lines, Job);
     std::optional<CommentSyntax> Syntax = commentSyntaxFor(Job.Path);
     if (!Syntax)
       return inputError(Job.Path, ": no comment syntax is known for this file type, so edit '",

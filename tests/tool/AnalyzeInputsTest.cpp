@@ -8,8 +8,11 @@
 
 #include "ToolRunner.h"
 
+#include <fcntl.h>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace opmig::test {
 namespace {
@@ -297,6 +300,38 @@ TEST(AnalyzeInputs, OutputFileIsWrittenWholeAndStdoutStaysEmpty) {
   ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
   EXPECT_TRUE(Result.Stdout.empty());
   EXPECT_EQ(nlohmann::json::parse(readFile(Out))["schema"], "opmig.analyze/2");
+}
+
+/// What is not a plain file is written in place, never replaced by a
+/// rename: a symlink stays a link to the file it names, a FIFO stays a FIFO
+/// and its reader gets the output (as `/dev/null` must stay the null device).
+TEST(AnalyzeInputs, OutputThatIsNoPlainFileIsWrittenInPlace) {
+  std::string Dir = makeTempDir();
+  writeFile(Dir + "/target.json", "");
+  fs::create_symlink(Dir + "/target.json", Dir + "/link.json");
+  ToolResult Linked =
+      runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"), "cycle_entry",
+                           {"--format", "json", "-o", Dir + "/link.json"}));
+  ASSERT_EQ(Linked.ExitCode, 0) << Linked.Stderr;
+  EXPECT_TRUE(fs::is_symlink(Dir + "/link.json"));
+  EXPECT_EQ(nlohmann::json::parse(readFile(Dir + "/target.json"))["schema"], "opmig.analyze/2");
+
+  std::string Fifo = Dir + "/pipe";
+  ASSERT_EQ(mkfifo(Fifo.c_str(), 0600), 0);
+  // A reader held open lets opmig open the FIFO for writing at once; the
+  // output (a few KiB) fits in the pipe's buffer, read once opmig is done.
+  int Reader = open(Fifo.c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(Reader, 0);
+  ToolResult Piped = runOpmig(analyzeArgs(fixture("upstream/bad_inputs/include_cycle"),
+                                          "cycle_entry", {"--format", "json", "-o", Fifo}));
+  std::string Read;
+  char Buffer[4096];
+  for (ssize_t N; (N = read(Reader, Buffer, sizeof Buffer)) > 0;)
+    Read.append(Buffer, N);
+  close(Reader);
+  ASSERT_EQ(Piped.ExitCode, 0) << Piped.Stderr;
+  EXPECT_TRUE(fs::is_fifo(Fifo));
+  EXPECT_NE(Read.find("\"opmig.analyze/2\""), std::string::npos) << Read;
 }
 
 TEST(AnalyzeInputs, UnwritableOutputIsBadInputAndWritesNothing) {

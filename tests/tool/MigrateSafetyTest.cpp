@@ -284,6 +284,32 @@ TEST_F(MigrateSafetyTest, ConventionGapsComeAllAtOnceBeforeTheAnalysis) {
   EXPECT_EQ(describeTreeDifference(Before, snapshotTree(PartialBox.Target)), "");
 }
 
+/// VeOmni's architecture note is where the op folder gets listed: a target
+/// without one is told so, and --bootstrap writes a module map to list it in.
+TEST_F(MigrateSafetyTest, AVeomniTargetWithoutItsArchitectureNoteIsToldOrBootstrapped) {
+  MigrationCase Veomni{"sample_veomni", "samples/upstream",
+                       {"rms_norm"},    "tests/fixtures/targets/veomni_like",
+                       "veomni",        "cuda_rms_norm"};
+  MigrationSandbox VeomniBox(Veomni);
+  fs::remove_all(VeomniBox.Target + "/.agents");
+  Tree Before = snapshotTree(VeomniBox.Target);
+  ToolResult Refused = runOpmig(migrateArgs(Veomni, VeomniBox));
+  EXPECT_EQ(Refused.ExitCode, 2) << Refused.Stdout << Refused.Stderr;
+  EXPECT_TRUE(contains(Refused.Stderr, "\n  .agents/knowledge/architecture.md is missing; "
+                                       "bootstrapping (--bootstrap) creates it\n"))
+      << Refused.Stderr;
+  EXPECT_EQ(describeTreeDifference(Before, snapshotTree(VeomniBox.Target)), "");
+
+  ToolResult Bootstrapped = runOpmig(migrateArgs(Veomni, VeomniBox, {"--bootstrap"}));
+  ASSERT_EQ(Bootstrapped.ExitCode, 0) << Bootstrapped.Stdout << Bootstrapped.Stderr;
+  EXPECT_TRUE(contains(readFile(VeomniBox.Target + "/.agents/knowledge/architecture.md"),
+                       "veomni/\n"
+                       "└── ops/                Optimized kernels and dispatch\n"
+                       "    └── cuda_rms_norm/  CUDA kernels of `rms_norm`, migrated from "
+                       "example.org/sample_veomni (JIT-built) <!-- opmig "
+                       "cuda_rms_norm:architecture-tree -->\n"));
+}
+
 TEST_F(MigrateSafetyTest, KernelLevelEntryNamesItsTorchFacingCaller) {
   MigrationCase Kernel{"kernel_entry",
                        "tests/fixtures/upstream/header_bodies",

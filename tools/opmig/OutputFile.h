@@ -10,7 +10,10 @@
 namespace opmig {
 
 /// Writes `Content` to `Path` through a temporary file renamed into place,
-/// so readers never see a partial file; `-` means stdout.
+/// so readers never see a partial file; `-` means stdout. What is not a
+/// plain file (`/dev/null`, a FIFO, a symlink) is written in place: a rename
+/// would replace it, and as root `-o /dev/null` would turn the null device
+/// into a regular file.
 llvm::Error writeOutput(const std::string &Path, const std::string &Content);
 
 } // namespace opmig

@@ -666,6 +666,13 @@ TEST_F(BuiltinProfilesTest, VeomniRegistersTheOpsAndDocumentsThem) {
                        "(migrated from https://github.com/example/sample_ops, JIT-built) | none: "
                        "CUDA only, unbound on NPU <!-- opmig attn:kernel-row --> |\n"
                        "\n## Lifecycle\n"));
+  EXPECT_TRUE(contains(read(".agents/knowledge/architecture.md"),
+                       "├── ops/                Optimized kernels and dispatch\n"
+                       "│   ├── attn/  CUDA kernels of `merge_attn_states`, `scatter_tokens`, "
+                       "migrated from https://github.com/example/sample_ops (JIT-built) <!-- opmig "
+                       "attn:architecture-tree -->\n"
+                       "│   ├── fused_rms_norm/ Fused RMSNorm (eager and Triton)\n"))
+      << read(".agents/knowledge/architecture.md");
   std::string Tests = read("tests/ops/test_attn.py");
   EXPECT_TRUE(contains(Tests, "def test_scatter_tokens_stays_unbound_on_npu(monkeypatch):\n"));
   EXPECT_TRUE(

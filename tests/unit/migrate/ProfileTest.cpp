@@ -332,7 +332,7 @@ const std::string AnchorList =
     " (anchors: end, python:after-imports, python:list:NAME, python:function-list:FUNC, "
     "python:function-end:FUNC, python:before-def:NAME, python:before-call:NAME, "
     "python:call-end:NAME, python:collection:NAME, python:list-with:TEXT, "
-    "markdown:table:HEADING)";
+    "markdown:table:HEADING, markdown:tree:FOLDER/)";
 
 TEST_F(ProfileTest, UnknownAnchorKind) {
   writeVariant("python:list:__all__", "python:dict:__all__");
@@ -355,6 +355,15 @@ TEST_F(ProfileTest, AnchorNeedsAName) {
   EXPECT_EQ(loadError(), profileFile() +
                              ":21:6: 'edits[1].anchor': 'markdown:table:': "
                              "'markdown:table:' needs a heading" +
+                             AnchorList);
+}
+
+TEST_F(ProfileTest, TreeAnchorNeedsAFolder) {
+  writeVariant("markdown:table:Kernels", "markdown:tree:veomni/ops");
+  EXPECT_EQ(loadError(), profileFile() +
+                             ":21:6: 'edits[1].anchor': 'markdown:tree:veomni/ops': "
+                             "'markdown:tree:' needs a folder path ending in '/', such as "
+                             "veomni/ops/" +
                              AnchorList);
 }
 

@@ -574,6 +574,87 @@ TEST_F(TargetEditsTest, MarkdownRowMustBeARow) {
                                  "and end with '|': 'not a row'");
 }
 
+const std::string TreeTemplate = "{{domain}}/  CUDA kernels\n";
+
+TEST_F(TargetEditsTest, TreeLineBecomesTheFolderFirstChild) {
+  writeTarget("docs/arch.md", "## Module Map\n"
+                              "\n"
+                              "```\n"
+                              "veomni/\n"
+                              "├── data/               Data pipeline\n"
+                              "│   └── ops/            not the one: under data/\n"
+                              "├── ops/                Optimized kernels\n"
+                              "│   ├── config/         Registry\n"
+                              "│   └── kernels/        One subdir per op\n"
+                              "└── utils/\n"
+                              "```\n");
+  addEdit("architecture-tree", "docs/arch.md", "markdown:tree:veomni/ops/", TreeTemplate);
+  EXPECT_EQ(rendered("docs/arch.md"),
+            "## Module Map\n"
+            "\n"
+            "```\n"
+            "veomni/\n"
+            "├── data/               Data pipeline\n"
+            "│   └── ops/            not the one: under data/\n"
+            "├── ops/                Optimized kernels\n"
+            "│   ├── attn/  CUDA kernels <!-- opmig attn:architecture-tree -->\n"
+            "│   ├── config/         Registry\n"
+            "│   └── kernels/        One subdir per op\n"
+            "└── utils/\n"
+            "```\n");
+  ASSERT_EQ(Outputs[0].Blocks.size(), 1u);
+  EXPECT_EQ(Outputs[0].Blocks[0].Content, "│   ├── attn/  CUDA kernels\n");
+}
+
+TEST_F(TargetEditsTest, TreeLineUnderALastFolderWithoutChildren) {
+  writeTarget("docs/arch.md", "```\n"
+                              "veomni/\n"
+                              "├── models/\n"
+                              "└── ops/\n"
+                              "```\n");
+  addEdit("architecture-tree", "docs/arch.md", "markdown:tree:veomni/ops/", TreeTemplate);
+  EXPECT_EQ(rendered("docs/arch.md"),
+            "```\n"
+            "veomni/\n"
+            "├── models/\n"
+            "└── ops/\n"
+            "    └── attn/  CUDA kernels <!-- opmig attn:architecture-tree -->\n"
+            "```\n");
+}
+
+TEST_F(TargetEditsTest, TreeLineInAnAsciiTreeAndReplacedWhereItStands) {
+  writeTarget("docs/arch.md", "```\n"
+                              "veomni/\n"
+                              "|-- ops/\n"
+                              "|   |-- old/  CUDA kernels <!-- opmig attn:architecture-tree -->\n"
+                              "|   `-- rope/\n"
+                              "`-- utils/\n"
+                              "```\n");
+  addEdit("architecture-tree", "docs/arch.md", "markdown:tree:veomni/ops/", TreeTemplate);
+  EXPECT_EQ(rendered("docs/arch.md"),
+            "```\n"
+            "veomni/\n"
+            "|-- ops/\n"
+            "|   |-- attn/  CUDA kernels <!-- opmig attn:architecture-tree -->\n"
+            "|   `-- rope/\n"
+            "`-- utils/\n"
+            "```\n");
+}
+
+TEST_F(TargetEditsTest, TreeFolderOutsideAFenceOrUnderAnotherParentIsNotFound) {
+  writeTarget("docs/arch.md", "veomni/\n"
+                              "├── ops/\n"
+                              "\n"
+                              "```\n"
+                              "other/\n"
+                              "└── ops/\n"
+                              "```\n");
+  addEdit("architecture-tree", "docs/arch.md", "markdown:tree:veomni/ops/", TreeTemplate);
+  EXPECT_EQ(render(), "docs/arch.md: anchor 'markdown:tree:veomni/ops/' not found: no tree in a "
+                      "fenced block draws the folder veomni/ops/ (edit 'architecture-tree' of "
+                      "profile 'test')");
+}
+
 //===----------------------------------------------------------------------===//
 // Anchors not found
 //===----------------------------------------------------------------------===//
