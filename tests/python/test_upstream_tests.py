@@ -2,6 +2,7 @@
 files call an op with, read with `ast` (UpstreamTestCases.cpp maps them onto
 the spec's dims). The tree is tests/fixtures/upstream_tests."""
 
+import ast
 import json
 import os
 import shutil
@@ -207,6 +208,87 @@ class WrapperTest(unittest.TestCase):
                 (5, "no argument's shape was read (tensors made other than by a factory)"),
             ],
         )
+
+    AUTOGRAD = {
+        "convpkg/__init__.py": "",
+        "convpkg/interface.py": """\
+            import torch
+            from convpkg.impl import conv_fwd_function
+
+            class ConvFn(torch.autograd.Function):
+                @staticmethod
+                def forward(ctx, x, weight, bias=None, activation=None):
+                    bias = bias.contiguous() if bias is not None else None
+                    ctx.silu = activation in ["silu"]
+                    return conv_fwd_function(x, weight, bias, ctx.silu)
+
+            def conv_fn(x, weight, bias=None, activation=None):
+                return ConvFn.apply(x, weight, bias, activation)
+            """,
+        "convpkg/impl.py": """\
+            import torch
+            import conv_ext
+
+            def conv_fwd_function(x, weight, bias, silu):
+                out = torch.empty_like(x)
+                conv_ext.conv_fwd(x, weight, bias, out, silu)
+                return out
+            """,
+    }
+
+    def read_ops(self, files, op):
+        root = tempfile.mkdtemp(prefix="upstream-autograd")
+        self.addCleanup(shutil.rmtree, root)
+        for relative, text in files.items():
+            path = os.path.join(root, relative)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w", encoding="utf-8") as handle:
+                handle.write(textwrap.dedent(text))
+        return reader.read_tree({"root": root, "ops": {op: [op]}})["ops"][op]
+
+    def test_an_autograd_function_under_another_name_is_followed(self):
+        files = dict(self.AUTOGRAD)
+        files["tests/test_conv.py"] = """\
+            import torch
+            from convpkg.interface import conv_fn, ConvFn
+
+            def test_conv():
+                x = torch.randn(2, 64 + 128, 16)[:, 64:, :]
+                weight = torch.randn(128, 4)
+                bias = torch.randn(128)
+                conv_fn(x, weight, bias, activation="silu")
+                ConvFn.apply(x, weight, None, None)
+                model.conv_fn(x)
+            """
+        conv = self.read_ops(files, "conv_fwd")
+        self.assertEqual(conv["calls"], 2, "model.conv_fn is no call of the package's conv_fn")
+        self.assertEqual(
+            [item["args"][:4] for item in conv["found"]],
+            [
+                [{"shape": [2, 128, 16]}, {"shape": [128, 4]}, {"shape": [128]},
+                 {"shape": [2, 128, 16]}],
+                [{"shape": [2, 128, 16]}, {"shape": [128, 4]}, None, {"shape": [2, 128, 16]}],
+            ],
+            "the slice; bias through `if bias is not None`; out made by the wrapper",
+        )  # fmt: skip
+        self.assertEqual(
+            conv["found"][0]["through"],
+            ["convpkg/interface.py:11", "convpkg/interface.py:6", "convpkg/impl.py:4"],
+        )
+
+    def test_slices_and_conditional_values(self):
+        scope = reader.Scope({"t": reader.Tensor([4, 10, 6])})
+
+        def value(text):
+            return scope.value(ast.parse(text, mode="eval").body)
+
+        self.assertEqual(value("t[1:3, ::2]").shape, [2, 5, 6])
+        self.assertEqual(value("t[0, -4:]").shape, [4, 6])
+        self.assertIsNone(value("t[..., 0]"), "an ellipsis is not worked out")
+        self.assertIsNone(value("t[:n]"), "an unread bound")
+        self.assertEqual(value("t.t() if t is not None else None"), None, "t() of rank 3")
+        self.assertEqual(value("t.clone() if t is not None else None").shape, [4, 10, 6])
+        self.assertIsNone(value("u.clone() if u is not None else None"), "u unread: either")
 
     def test_reshaping_methods(self):
         self.assertEqual(reader.reshaped("permute", [2, 3, 4], [2, 0, 1]), [4, 2, 3])

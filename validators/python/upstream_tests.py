@@ -10,8 +10,8 @@ imports or runs them) and, for each call whose function is one of an op's
 names (`rms_norm(...)`, `ops.rms_norm(...)`, `torch.ops.ns.rms_norm(...)`),
 reads each argument statically: a tensor made by `torch.randn/rand/empty/
 zeros/ones/randint(...)` (or `*_like` of one, or through `.cuda()`, `.to()`,
-`.half()`, `.transpose()`, `.permute()`, `.unsqueeze()`, ...) whose size is
-ints: literals, names bound to ints in the function or the module,
+`.half()`, `.transpose()`, `.permute()`, `.unsqueeze()`, a slice `[:, a:b]`,
+...) whose size is ints: literals, names bound to ints in the function or the module,
 arithmetic on those, `torch.randint(low, high, ...).item()` (its low end, a
 value the test may draw), or the values of `pytest.mark.parametrize` (one
 reading per combination). Anything else is left unread.
@@ -22,7 +22,13 @@ arguments are bound to its parameters and followed through its body's
 straight-line statements (not those under an `if` or a loop) into the call
 it makes, to another such function or to the op itself (`ext.op(...)`), so
 the reading has the op's arguments, in the op's order (`out =
-torch.empty_like(x)` made on the way included). The answer, on stdout:
+torch.empty_like(x)` made on the way included). A wrapper may also be a
+`torch.autograd.Function` whose `apply(...)` is followed into its `forward`
+(after `ctx`), and a test may call a wrapper under another name than the
+op's: every package function (or Function class) whose body calls the op,
+directly or through others, is one (`conv1d_fn` -> `Conv1dFn.apply` ->
+`conv1d_fwd_function` -> `ext.conv1d_fwd`). A call of such a name counts only
+where it resolves to that package function. The answer, on stdout:
 
   {"files": N,
    "ops": {OP: {"calls": N, "with_shapes": N,
@@ -121,7 +127,52 @@ class Scope:
             return self.arithmetic(node, depth)
         if isinstance(node, ast.Call):
             return self.tensor(node, depth)
+        if isinstance(node, ast.IfExp):
+            return self.chosen(node, depth)
+        if isinstance(node, ast.Subscript):
+            return self.sliced(node, depth)
         return None
+
+    def chosen(self, node, depth):
+        """`f(t) if t is not None else None` with `t` a tensor read: its branch."""
+        test = node.test
+        if not (
+            isinstance(test, ast.Compare)
+            and len(test.ops) == 1
+            and isinstance(test.ops[0], (ast.Is, ast.IsNot))
+            and isinstance(test.comparators[0], ast.Constant)
+            and test.comparators[0].value is None
+        ):
+            return None
+        # Only a tensor is known not to be None: an unread value may be either.
+        if not isinstance(self.value(test.left, depth + 1), Tensor):
+            return None
+        taken = node.body if isinstance(test.ops[0], ast.IsNot) else node.orelse
+        return self.value(taken, depth + 1)
+
+    def sliced(self, node, depth):
+        """`t[:, a:b]`: ints and int slices over a tensor read."""
+        inner = self.value(node.value, depth + 1)
+        if not isinstance(inner, Tensor):
+            return None
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(items) > len(inner.shape):
+            return None
+        shape = []
+        for size, item in zip(inner.shape, items):
+            if isinstance(item, ast.Slice):
+                bounds = [
+                    None if part is None else as_int(self.value(part, depth + 1))
+                    for part in (item.lower, item.upper, item.step)
+                ]
+                if any(part is None and given is not None for part, given in zip(
+                    bounds, (item.lower, item.upper, item.step)
+                )) or bounds[2] == 0:
+                    return None
+                shape.append(len(range(size)[slice(*bounds)]))
+            elif as_int(self.value(item, depth + 1)) is None:
+                return None
+        return Tensor(shape + list(inner.shape[len(items) :]))
 
     def arithmetic(self, node, depth):
         left = self.value(node.left, depth + 1)
@@ -321,12 +372,15 @@ def functions(tree):
 
 
 class Package:
-    """The module-level functions of the tree's own (non-test) Python files."""
+    """The module-level functions of the tree's own (non-test) Python files,
+    and its `torch.autograd.Function` classes."""
 
     def __init__(self, root):
         self.root = root
         # name -> [(relative path, FunctionDef, imports)]; none without a root
         self.defs = None if root else {}
+        # class name -> (relative path, its `forward`, imports)
+        self.autograd = {}
 
     def load(self):
         self.defs = {}
@@ -348,6 +402,8 @@ class Package:
                 for node in tree.body:
                     if isinstance(node, ast.FunctionDef):
                         self.defs.setdefault(node.name, []).append((relative, node, imported))
+                    elif forward := autograd_forward(node):
+                        self.autograd.setdefault(node.name, (relative, forward, imported))
 
     def function(self, name, imported):
         """The function a bare `name(...)` calls, preferring the module it is imported from."""
@@ -364,6 +420,67 @@ class Package:
                     return entry
         return found[0] if found else None
 
+    def applied(self, call):
+        """The `forward` that `Cls.apply(...)` runs, for a Function class of the package."""
+        if self.defs is None:
+            self.load()
+        func = call.func
+        if isinstance(func, ast.Attribute) and func.attr == "apply":
+            if isinstance(func.value, ast.Name):
+                return self.autograd.get(func.value.id)
+        return None
+
+    def reaching(self, names):
+        """(functions, Function classes) of the package whose bodies call one
+        of `names` (as `ext.name(...)` or `name(...)`), directly or through
+        each other: the names a test may call the op by."""
+        if self.defs is None:
+            self.load()
+        functions, classes = set(), set()
+
+        def calls_op(node):
+            for call in ast.walk(node):
+                if not isinstance(call, ast.Call):
+                    continue
+                func = call.func
+                if isinstance(func, ast.Name) and (func.id in names or func.id in functions):
+                    return True
+                if isinstance(func, ast.Attribute) and func.attr in names:
+                    return True
+                applied = self.applied(call)
+                if applied is not None and call.func.value.id in classes:
+                    return True
+            return False
+
+        for _ in range(MAX_WRAPPERS):
+            grown = {
+                name
+                for name, entries in self.defs.items()
+                if name not in functions and any(calls_op(entry[1]) for entry in entries)
+            }
+            grown_classes = {
+                name
+                for name, entry in self.autograd.items()
+                if name not in classes and calls_op(entry[1])
+            }
+            if not grown and not grown_classes:
+                break
+            functions |= grown
+            classes |= grown_classes
+        return functions - set(names), classes
+
+
+def autograd_forward(node):
+    """The `forward` of a class deriving from (`torch.autograd.`)`Function`."""
+    if not isinstance(node, ast.ClassDef):
+        return None
+    if not any(call_name(base) == "Function" for base in node.bases):
+        return None
+    for item in node.body:
+        if isinstance(item, ast.FunctionDef) and item.name == "forward":
+            return item
+    return None
+
 
 def is_test_name(name):
     return name.startswith("test_") or name.endswith("_test.py") or name == "conftest.py"
@@ -379,14 +496,15 @@ def imports(tree):
     return found
 
 
-def bind(function, call, scope):
-    """The call's values by the function's parameter names; None if it cannot say."""
+def bind(function, call, scope, skip=0):
+    """The call's values by the function's parameter names, the first `skip`
+    left unbound (a Function's `ctx`); None if it cannot say."""
     if any(isinstance(a, ast.Starred) for a in call.args) or any(
         k.arg is None for k in call.keywords
     ):
         return None
     spec = function.args
-    positional = spec.posonlyargs + spec.args
+    positional = (spec.posonlyargs + spec.args)[skip:]
     if len(call.args) > len(positional) and spec.vararg is None:
         return None
     values = {}
@@ -447,6 +565,10 @@ class Follower:
         name = call_name(call.func)
         if isinstance(call.func, ast.Attribute) and name in self.names:
             return self.reading(call, scope, stack)
+        applied = self.package.applied(call)
+        if applied is not None and f"{applied[0]}:{applied[1].lineno}" not in stack:
+            values = bind(applied[1], call, scope, skip=1)
+            return None if values is None else self.follow(applied, values, stack)
         if not isinstance(call.func, ast.Name):
             return None
         callee = self.package.function(name, imported)
@@ -473,12 +595,35 @@ def calls_in(statement):
     return sorted(calls, key=lambda node: (node.lineno, node.col_offset))
 
 
-def ops_called(call, names_of):
+def ops_called(call, names_of, wrappers_of, package, imported):
+    """The ops a call calls: by an op's own names, or by a package wrapper
+    that reaches it (only where the call resolves to that wrapper)."""
     name = call_name(call.func)
-    return [op for op, names in names_of.items() if name in names]
+    found = []
+    for op, names in names_of.items():
+        functions, classes = wrappers_of.get(op, ((), ()))
+        if name in names:
+            found.append(op)
+        elif isinstance(call.func, ast.Name) and name in functions:
+            if package.function(name, imported) is not None:
+                found.append(op)
+        elif package.applied(call) is not None and call.func.value.id in classes:
+            found.append(op)
+    return found
 
 
-def read_file(text, relative, names_of, answer, package=None):
+def wrapper_called(call, package, imported):
+    """(package function, parameters to skip, label) a call runs, else None."""
+    if isinstance(call.func, ast.Name):
+        wrapper = package.function(call.func.id, imported)
+        return (wrapper, 0, call.func.id) if wrapper is not None else None
+    applied = package.applied(call)
+    if applied is not None:
+        return applied, 1, f"{call.func.value.id}.apply"
+    return None
+
+
+def read_file(text, relative, names_of, answer, package=None, wrappers_of=None):
     try:
         tree = ast.parse(text, filename=relative)
     except (SyntaxError, ValueError):
@@ -490,7 +635,7 @@ def read_file(text, relative, names_of, answer, package=None):
         local = assignments(ast.walk(function))
         calls = [node for node in ast.walk(function) if isinstance(node, ast.Call)]
         for call in sorted(calls, key=lambda node: (node.lineno, node.col_offset)):
-            for op in ops_called(call, names_of):
+            for op in ops_called(call, names_of, wrappers_of or {}, package, imported):
                 context = (function, module_bound, local, relative)
                 follower = Follower(package, names_of[op])
                 read_call(call, context, imported, follower, answer["ops"][op])
@@ -502,9 +647,7 @@ def read_call(call, context, imported, follower, into):
     into["calls"] += 1
     readings = []
     why = None
-    wrapper = None
-    if isinstance(call.func, ast.Name):
-        wrapper = follower.package.function(call.func.id, imported)
+    wrapper = wrapper_called(call, follower.package, imported)
     for variant, values in enumerate(variants(function)):
         bound = dict(module_bound)
         bound.update(values)
@@ -514,14 +657,15 @@ def read_call(call, context, imported, follower, into):
         scope = Scope(bound)
         through = []
         if wrapper is not None:
-            parameters = bind(wrapper[1], call, scope)
+            (path, node, _), skip, label = wrapper
+            parameters = bind(node, call, scope, skip)
             followed = (
-                follower.follow(wrapper, parameters, [])
+                follower.follow(wrapper[0], parameters, [])
                 if parameters is not None
-                else f"its arguments do not bind to {wrapper[0]}:{wrapper[1].lineno}'s parameters"
+                else f"its arguments do not bind to {path}:{node.lineno}'s parameters"
             )
             if isinstance(followed, str):
-                why = f"through {wrapper[1].name}: {followed}"
+                why = f"through {label}: {followed}"
                 continue
             args, kwargs, through = followed
         else:
@@ -558,7 +702,8 @@ def read_tree(request):
         "ops": {op: {"calls": 0, "with_shapes": 0, "found": [], "unread": []} for op in names_of},
     }
     package = Package(root)
-    every_name = set().union(*names_of.values()) if names_of else set()
+    wrappers_of = {op: package.reaching(names) for op, names in names_of.items()}
+    every_name = set().union(*names_of.values(), *(f | c for f, c in wrappers_of.values()))
     for path in test_files(root):
         relative = os.path.relpath(path, root).replace(os.sep, "/")
         try:
@@ -569,7 +714,7 @@ def read_tree(request):
         # A file that never spells a name cannot call the op: skip parsing it.
         if not any(name in text for name in every_name):
             continue
-        if read_file(text, relative, names_of, answer, package):
+        if read_file(text, relative, names_of, answer, package, wrappers_of):
             answer["files"] += 1
     return answer
 
