@@ -117,7 +117,7 @@ class ReaderTest(unittest.TestCase):
 class WrapperTest(unittest.TestCase):
     """Calls of the upstream package's Python wrappers, followed into the op."""
 
-    def tree(self, files):
+    def tree(self, files, op="roll_update"):
         root = tempfile.mkdtemp(prefix="upstream-wrappers")
         self.addCleanup(shutil.rmtree, root)
         for relative, text in files.items():
@@ -125,7 +125,7 @@ class WrapperTest(unittest.TestCase):
             os.makedirs(os.path.dirname(path), exist_ok=True)
             with open(path, "w", encoding="utf-8") as handle:
                 handle.write(textwrap.dedent(text))
-        return reader.read_tree({"root": root, "ops": {"roll_update": ["roll_update"]}})
+        return reader.read_tree({"root": root, "ops": {op: [op]}})
 
     PACKAGE = {
         "rollpkg/__init__.py": "",
@@ -236,16 +236,6 @@ class WrapperTest(unittest.TestCase):
             """,
     }
 
-    def read_ops(self, files, op):
-        root = tempfile.mkdtemp(prefix="upstream-autograd")
-        self.addCleanup(shutil.rmtree, root)
-        for relative, text in files.items():
-            path = os.path.join(root, relative)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w", encoding="utf-8") as handle:
-                handle.write(textwrap.dedent(text))
-        return reader.read_tree({"root": root, "ops": {op: [op]}})["ops"][op]
-
     def test_an_autograd_function_under_another_name_is_followed(self):
         files = dict(self.AUTOGRAD)
         files["tests/test_conv.py"] = """\
@@ -260,7 +250,7 @@ class WrapperTest(unittest.TestCase):
                 ConvFn.apply(x, weight, None, None)
                 model.conv_fn(x)
             """
-        conv = self.read_ops(files, "conv_fwd")
+        conv = self.tree(files, "conv_fwd")["ops"]["conv_fwd"]
         self.assertEqual(conv["calls"], 2, "model.conv_fn is no call of the package's conv_fn")
         self.assertEqual(
             [item["args"][:4] for item in conv["found"]],
