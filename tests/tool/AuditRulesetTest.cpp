@@ -136,6 +136,9 @@ struct Convention {
   std::string Name, Profile, Clean, Violations, Target;
 };
 
+/// gtest names a case by what this prints: its name, the same in every build.
+void PrintTo(const Convention &C, std::ostream *Out) { *Out << C.Name; }
+
 class AuditRulesetConventionTest : public ::testing::TestWithParam<Convention> {};
 
 TEST_P(AuditRulesetConventionTest, CleanRepositoryHasNoFinding) {

@@ -44,4 +44,6 @@ MigrationCase sampleIntoCacheDit() {
           "cache-dit",           "attn"};
 }
 
+void PrintTo(const MigrationCase &C, std::ostream *Out) { *Out << C.Name; }
+
 } // namespace opmig::test

@@ -5,6 +5,7 @@
 
 #include "ToolRunner.h"
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,10 @@ std::vector<std::string> migrateArgs(const MigrationCase &C, const MigrationSand
 
 /// The sample merge_attn_states into the cache-dit-like target, domain attn.
 MigrationCase sampleIntoCacheDit();
+
+/// gtest (and so ctest) names a case by what this prints: its name, the same
+/// in every build, where the default would print the struct's bytes.
+void PrintTo(const MigrationCase &C, std::ostream *Out);
 
 } // namespace opmig::test
 

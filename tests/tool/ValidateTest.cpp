@@ -17,6 +17,7 @@
 
 #include "MigrateSupport.h"
 #include "ToolRunner.h"
+#include "TreeSnapshot.h"
 
 #include <cstdlib>
 #include <filesystem>
@@ -33,18 +34,6 @@ MigrationCase axpyIntoCacheDit() {
           "cache-dit",     "axpy"};
 }
 
-/// A fresh migration of axpy; the real torch demands C++20, which the
-/// stand-ins do not say, so the analysis is told.
-std::string migratedTarget() {
-  MigrationCase C = axpyIntoCacheDit();
-  MigrationSandbox Box(C);
-  std::vector<std::string> Args = migrateArgs(C, Box);
-  Args.push_back("-std=c++20");
-  ToolResult Migrated = runOpmig(Args);
-  EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
-  return Box.Target;
-}
-
 /// The sample's two ops into the generic-like target, domain sample_ops.
 MigrationCase sampleIntoGeneric() {
   return {"validate_sample_generic",
@@ -55,28 +44,77 @@ MigrationCase sampleIntoGeneric() {
           "sample_ops"};
 }
 
-/// A fresh generic migration of the sample. The analysis is not told the
-/// real torch's C++20: the generated project must ask for it by itself.
-std::string migratedGenericTarget() {
-  MigrationCase C = sampleIntoGeneric();
-  MigrationSandbox Box(C);
-  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
+/// The sample's rms_norm into the veomni-like target, domain cuda_rms_norm.
+MigrationCase sampleIntoVeomni() {
+  return {"validate_sample_veomni",
+          "samples/upstream",
+          {"rms_norm"},
+          "tests/fixtures/targets/veomni_like",
+          "veomni",
+          "cuda_rms_norm"};
+}
+
+/// A migration the tests start from, with the Clang arguments it adds after
+/// the stand-ins.
+struct StartingMigration {
+  MigrationCase Case;
+  std::vector<std::string> ClangArgs;
+};
+
+/// axpy: the real torch demands C++20, which the stand-ins do not say, so
+/// the analysis is told. The generic sample is not told: its generated
+/// project must ask for it by itself.
+std::vector<StartingMigration> startingMigrations() {
+  return {{axpyIntoCacheDit(), {"-std=c++20"}},
+          {sampleIntoGeneric(), {}},
+          {sampleIntoVeomni(), {}}};
+}
+
+/// Migrates `M` into a sandbox of its own and returns its target.
+std::string migrateInSandbox(const StartingMigration &M) {
+  MigrationSandbox Box(M.Case);
+  std::vector<std::string> Args = migrateArgs(M.Case, Box);
+  Args.insert(Args.end(), M.ClangArgs.begin(), M.ClangArgs.end());
+  ToolResult Migrated = runOpmig(Args);
   EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
   return Box.Target;
 }
 
-/// The sample's rms_norm into the veomni-like target, domain cuda_rms_norm.
-std::string migratedVeomniTarget() {
-  MigrationCase C = {"validate_sample_veomni",
-                     "samples/upstream",
-                     {"rms_norm"},
-                     "tests/fixtures/targets/veomni_like",
-                     "veomni",
-                     "cuda_rms_norm"};
-  MigrationSandbox Box(C);
-  ToolResult Migrated = runOpmig(migrateArgs(C, Box));
-  EXPECT_EQ(Migrated.ExitCode, 0) << Migrated.Stdout << Migrated.Stderr;
-  return Box.Target;
+/// Where the ctest fixture `validate_migrations` keeps the starting
+/// migrations (OPMIG_TEST_MIGRATIONS, which ctest sets for the tests that
+/// require it), or empty.
+std::string sharedMigrations() {
+  const char *Dir = std::getenv("OPMIG_TEST_MIGRATIONS");
+  return Dir ? Dir : "";
+}
+
+/// A fresh target migrated as `Name` of startingMigrations() says: a copy of
+/// the one the fixture made once for the whole ctest run, or, run outside
+/// ctest, migrated here.
+std::string migrated(const std::string &Name) {
+  if (std::string Shared = sharedMigrations(); !Shared.empty())
+    return copyToTemp(Shared + "/" + Name);
+  for (const StartingMigration &M : startingMigrations())
+    if (M.Case.Name == Name)
+      return migrateInSandbox(M);
+  ADD_FAILURE() << "no starting migration " << Name;
+  return "";
+}
+
+std::string migratedTarget() { return migrated(axpyIntoCacheDit().Name); }
+std::string migratedGenericTarget() { return migrated(sampleIntoGeneric().Name); }
+std::string migratedVeomniTarget() { return migrated(sampleIntoVeomni().Name); }
+
+/// The setup of the ctest fixture `validate_migrations` (tests/CMakeLists.txt
+/// runs it alone, before the tests that require it): each starting
+/// migration, made once.
+TEST(ValidateMigrations, Prepare) {
+  std::string Shared = sharedMigrations();
+  if (Shared.empty())
+    GTEST_SKIP() << "OPMIG_TEST_MIGRATIONS is not set: only ctest's fixture prepares migrations";
+  std::filesystem::remove_all(Shared);
+  for (const StartingMigration &M : startingMigrations())
+    copyTreeInto(migrateInSandbox(M), Shared + "/" + M.Case.Name);
 }
 
 ToolResult validate(const std::string &Target, std::vector<std::string> Extra,

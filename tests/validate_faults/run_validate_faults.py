@@ -6,9 +6,10 @@ values), put the reference module (scale_ops_reference.py) at the target's root 
 fixture's planted edits. `opmig validate --format json` then reports each layer, and the
 report is compared with the fixture's row of the table. README.md says more.
 
-    run      prepare and validate here, then compare (the ctest: `--set cpu`, the fixtures a
-             machine without a GPU can tell apart, built once; skips, exit 77, without nvcc or
-             the pinned torch)
+    run      prepare and validate here, then compare (the ctest `validate-faults`: `--set cpu`,
+             the fixtures a machine without a GPU can tell apart, built once; skips, exit 77,
+             without nvcc or the pinned torch; `validate-faults-gpu`: `--set gpu`, the others,
+             skipped without a GPU)
     prepare  only migrate, fill and edit, into OUT/<fixture>/target, and write OUT/run.sh,
              which validates each into OUT/reports/<fixture>.json (to carry to a GPU machine)
     check    compare a folder of reports (`<fixture>.json`) with the table
@@ -480,8 +481,11 @@ def selected(table, args):
         if unknown:
             raise SystemExit(f"unknown fixtures: {', '.join(unknown)}; the fixtures: {names}")
         return [name for name in names if name in args.only]
-    if getattr(args, "set", "all") == "cpu":
+    chosen = getattr(args, "set", "all")
+    if chosen == "cpu":
         return [fixture["name"] for fixture in table["fixtures"] if fixture["cpu"]]
+    if chosen == "gpu":
+        return [fixture["name"] for fixture in table["fixtures"] if not fixture["cpu"]]
     return names
 
 
@@ -501,6 +505,8 @@ def command_run(table, args):
     missing = nvcc_missing()
     if not (torch_dir / "torch/version.py").exists():
         missing = f"no torch in {torch_dir}: run scripts/install-deps.sh"
+    if not missing and args.set == "gpu" and not gpu:
+        missing = "no GPU here (/dev/nvidia0): these fixtures' faults need one to be caught"
     if missing:
         print(f"skipped: {missing}")
         return SKIP
@@ -554,9 +560,10 @@ def parse_arguments(argv):
     run.add_argument("--cache", help="XDG_CACHE_HOME of validate (its build cache)")
     run.add_argument(
         "--set",
-        choices=("cpu", "all"),
+        choices=("cpu", "gpu", "all"),
         default="all",
-        help="cpu: only the fixtures a machine without a GPU tells apart",
+        help="cpu: only the fixtures a machine without a GPU tells apart; gpu: the others "
+        "(skips, exit 77, without a GPU)",
     )
     prep = commands.add_parser("prepare", help="only prepare the targets and run.sh")
     prep.add_argument("--opmig", required=True)
