@@ -91,10 +91,8 @@ LayerResult runBuildLayer(LayerContext &Ctx) {
                        hostCompiler(), Ctx.Toolchain.PythonIncludeDir};
   std::string KeyText = buildKeyText(*Plan, Ctx.Root, Tools);
   std::string Key = buildKey(*Plan, Ctx.Root, Tools);
-  std::string CacheDir =
-      Ctx.Options.CacheDir.empty() ? defaultBuildCacheDir() : Ctx.Options.CacheDir;
   llvm::Expected<std::unique_ptr<BuildSlot>> Slot =
-      BuildSlot::acquire(CacheDir, Plan->Profile + "-" + Plan->Domain + "-" + Key);
+      BuildSlot::acquire(Ctx.buildCacheDir(), Plan->Profile + "-" + Plan->Domain + "-" + Key);
   if (!Slot) {
     Ctx.NotBuiltBecause = "the build cache cannot be used";
     return settleLayer("build", {failed("build-plan", llvm::toString(Slot.takeError()))});

@@ -14,13 +14,21 @@
 #ifndef OPMIG_VALIDATE_LIB_DOMAINBUILDERS_H
 #define OPMIG_VALIDATE_LIB_DOMAINBUILDERS_H
 
+#include "ChildProcess.h"
 #include "LayerContext.h"
+#include "opmig/validate/ObjectCache.h"
 #include "opmig/validate/ValidationReport.h"
 
 #include <string>
 #include <vector>
 
 namespace opmig::validate {
+
+/// The object of `C`: taken from `Cache` (`Reused` set) when it holds it,
+/// else compiled by running `C.Command`, whose `-MD` dependency list `C`
+/// names, and kept. A fetched object is reported as a clean exit.
+ChildOutcome compileObject(const ObjectCache &Cache, const ObjectCompile &C,
+                           unsigned TimeoutSeconds, bool &Reused);
 
 struct BuildOutcome {
   std::vector<CheckResult> Checks;

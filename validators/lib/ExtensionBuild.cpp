@@ -84,11 +84,13 @@ std::vector<std::string> compileCommand(const LayerContext &Ctx, const Extension
 struct CompiledSource {
   std::string Source, Object;
   ChildOutcome Run;
+  bool Reused = false; ///< The object came from the object cache.
 };
 
 std::vector<CompiledSource> compileAll(const LayerContext &Ctx, const ExtensionDeclaration &E,
                                        const std::string &ObjectDir, const std::string &Host) {
   std::vector<CompiledSource> Results(E.Sources.size());
+  ObjectCache Cache(Ctx.buildCacheDir() + "/objects");
   unsigned Jobs = Ctx.Options.Jobs;
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < E.Sources.size(); ++I) {
@@ -96,12 +98,23 @@ std::vector<CompiledSource> compileAll(const LayerContext &Ctx, const ExtensionD
     Results[I].Object = ObjectDir + "/" + std::to_string(I) + "-" +
                         llvm::sys::path::filename(E.Sources[I]).str() + ".o";
     Pool.async([&, I] {
-      Results[I].Run = runChild(compileCommand(Ctx, E, Results[I].Source, Results[I].Object, Host),
-                                {}, "", BuildStepTimeoutSeconds);
+      ObjectCompile C{compileCommand(Ctx, E, Results[I].Source, Results[I].Object, Host),
+                      Ctx.Root, Results[I].Object, Results[I].Object + ".d"};
+      C.Command.insert(C.Command.end(), {"-MD", "-MF", C.DepFile});
+      Results[I].Run = compileObject(Cache, C, BuildStepTimeoutSeconds, Results[I].Reused);
     });
   }
   Pool.wait();
   return Results;
+}
+
+/// ` (N of M objects reused: ...)`, or nothing.
+std::string reusedObjects(const std::vector<CompiledSource> &Compiled) {
+  size_t Reused = llvm::count_if(Compiled, [](const CompiledSource &C) { return C.Reused; });
+  if (!Reused)
+    return "";
+  return " (" + std::to_string(Reused) + " of " + std::to_string(Compiled.size()) +
+         " objects reused: their inputs are unchanged since an earlier build)";
 }
 
 ChildOutcome link(const LayerContext &Ctx, const std::vector<CompiledSource> &Objects,
@@ -159,7 +172,8 @@ BuildOutcome buildPythonExtension(const LayerContext &Ctx, const BuildPlan &Plan
   Out.CompiledTUs = E.Sources;
   Out.Checks.push_back(passed("build-compile", std::to_string(E.Sources.size()) +
                                                    " sources compile for " +
-                                                   torchArchList(Plan.Archs)));
+                                                   torchArchList(Plan.Archs) +
+                                                   reusedObjects(Compiled)));
   std::string Library = extensionDir(Dir) + "/" + lastName(E.Name) + ".so";
   Ctx.progress("build: linking " + Library);
   ChildOutcome Linked = link(Ctx, Compiled, Library, Host);

@@ -73,6 +73,11 @@ struct LayerContext {
       Notes->push_back(Line);
   }
 
+  /// Where builds (and the objects they share, under `objects/`) are kept.
+  std::string buildCacheDir() const {
+    return Options.CacheDir.empty() ? defaultBuildCacheDir() : Options.CacheDir;
+  }
+
   void progress(const std::string &Line) const {
     if (Options.Progress)
       Options.Progress(Line);

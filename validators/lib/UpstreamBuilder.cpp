@@ -147,15 +147,18 @@ std::vector<Compiled> compileAll(const LayerContext &Ctx, const UpstreamPlan &Pl
                                  const std::vector<SourceToCompile> &Sources,
                                  const std::string &Dir, const std::string &Host) {
   std::vector<Compiled> Results(Sources.size());
+  ObjectCache Cache(Ctx.buildCacheDir() + "/objects");
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Ctx.Options.Jobs));
   for (size_t I = 0; I < Sources.size(); ++I) {
     Results[I].Source = Sources[I];
     Results[I].Object = Dir + "/obj/" + std::to_string(I) + "-" +
                         llvm::sys::path::filename(Sources[I].Path).str() + ".o";
     Pool.async([&, I] {
-      Results[I].Run =
-          runChild(compileCommand(Ctx, Plan, Results[I].Source, Results[I].Object, Host), {}, "",
-                   BuildStepTimeoutSeconds);
+      ObjectCompile C{compileCommand(Ctx, Plan, Results[I].Source, Results[I].Object, Host),
+                      Plan.SourceRoot, Results[I].Object, Results[I].Object + ".d"};
+      C.Command.insert(C.Command.end(), {"-MD", "-MF", C.DepFile});
+      bool Reused = false;
+      Results[I].Run = compileObject(Cache, C, BuildStepTimeoutSeconds, Reused);
     });
   }
   Pool.wait();
@@ -322,10 +325,8 @@ void build(LayerContext &Ctx, UpstreamBuilt &U) {
   }
   std::string KeyText = upstreamBuildKeyText(*U.Plan, *Registration, toolchainIdentity(Ctx));
   std::string Key = sha256Hex(KeyText).substr(0, 16);
-  std::string CacheDir =
-      Ctx.Options.CacheDir.empty() ? defaultBuildCacheDir() : Ctx.Options.CacheDir;
   llvm::Expected<std::unique_ptr<BuildSlot>> Slot =
-      BuildSlot::acquire(CacheDir, "upstream-" + Ctx.Profile + "-" + Ctx.M.Domain + "-" + Key);
+      BuildSlot::acquire(Ctx.buildCacheDir(), "upstream-" + Ctx.Profile + "-" + Ctx.M.Domain + "-" + Key);
   if (!Slot) {
     U.Checks.push_back(failed("upstream-build", llvm::toString(Slot.takeError())));
     return;

@@ -1,0 +1,54 @@
+//===- ObjectCache.h - Objects reused across validate's builds --*- C++ -*-===//
+//
+// A build whose key changed (one file of the domain edited, a Python loader
+// changed, a TU removed) recompiles only the TUs whose own inputs changed:
+// each object is kept under a key of its compile command, with the folder
+// it was built in written as a placeholder, and with the files the compiler
+// read (its `-MD` dependency list). It is reused only when every one of
+// those files is still what it was: by content inside the built tree, by
+// size and modification time outside it (the toolkit, torch, Python).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef OPMIG_VALIDATE_OBJECTCACHE_H
+#define OPMIG_VALIDATE_OBJECTCACHE_H
+
+#include <string>
+#include <vector>
+
+namespace opmig::validate {
+
+/// One compile of a TU into an object: the command, the folder its paths
+/// are relative to (the tree it builds), the object it writes and where it
+/// writes its dependency list (the command asks for it).
+struct ObjectCompile {
+  std::vector<std::string> Command;
+  std::string Root;
+  std::string Object;
+  std::string DepFile;
+};
+
+class ObjectCache {
+public:
+  /// Objects under `Dir`; an empty `Dir` keeps nothing.
+  explicit ObjectCache(std::string Dir) : Dir(std::move(Dir)) {}
+
+  /// Puts the object `C` would compile in place when one is kept whose
+  /// inputs are unchanged; false otherwise.
+  bool fetch(const ObjectCompile &C) const;
+
+  /// Keeps the object `C` just compiled, with the inputs its dependency list
+  /// names. Best effort: a failure to keep it is no failure of the build.
+  void store(const ObjectCompile &C) const;
+
+private:
+  std::string entryDir(const ObjectCompile &C) const;
+  std::string Dir;
+};
+
+/// The paths a make-style dependency file (`-MD -MF`) lists after its target.
+std::vector<std::string> parseDependencyFile(const std::string &Text);
+
+} // namespace opmig::validate
+
+#endif
