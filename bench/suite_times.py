@@ -73,8 +73,9 @@ def main():
     cases = read_junit(args.junit)
     labels = read_labels(args.build)
     total = sum(seconds for _, seconds, _ in cases)
-    print(f"{len(cases)} tests, {total:.0f} s of test time in all (the run's wall time is less: -j)")
-    print(Counter(status for _, _, status in cases))
+    counts = Counter(status for _, _, status in cases)
+    print(f"{len(cases)} tests, {total:.0f} s of test time in all (the wall time is less: -j)")
+    print(", ".join(f"{count} {status}" for status, count in sorted(counts.items())))
 
     print(f"\nThe {args.top} slowest:")
     for name, seconds, status in sorted(cases, key=lambda c: -c[1])[: args.top]:

@@ -4,7 +4,8 @@
 no pytest), and ctest would count that a pass. This runner exits 77, ctest's
 skip code (SKIP_RETURN_CODE), when tests ran but none of them ran its
 assertions, after printing each skip's reason; a module with no test at all
-fails. Otherwise it exits as unittest does: 0 when every test that ran passed.
+fails. Otherwise it exits as unittest does, 0 when every test that ran passed,
+and says how many skipped and why.
 """
 
 import os
@@ -28,10 +29,13 @@ def main(argv):
         return 1
     if not result.wasSuccessful():
         return 1
+    reasons = "; ".join(sorted({reason for _, reason in result.skipped}))
     if len(result.skipped) == result.testsRun:
-        reasons = sorted({reason for _, reason in result.skipped})
-        print(f"skipped: every test of {module} skipped: " + "; ".join(reasons))
+        print(f"skipped: every test of {module} skipped: {reasons}")
         return SKIP
+    if result.skipped:
+        skipped = f"{len(result.skipped)} of {result.testsRun} tests of {module} skipped"
+        print(f"note: {skipped}: {reasons}")
     return 0
 
 

@@ -23,8 +23,14 @@ std::vector<std::string> &tempDirs() {
   return Dirs;
 }
 
+/// The analysis cache ctest shares between the processes of tests that only
+/// read fixture trees (OPMIG_TEST_ANALYSIS_CACHE, tests/CMakeLists.txt), else
+/// one private to this process.
 const std::string &cacheDir() {
-  static const std::string Dir = makeTempDir();
+  static const std::string Dir = [] {
+    const char *Shared = std::getenv("OPMIG_TEST_ANALYSIS_CACHE");
+    return Shared && *Shared ? std::string(Shared) : makeTempDir();
+  }();
   return Dir;
 }
 

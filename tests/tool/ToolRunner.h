@@ -23,7 +23,7 @@ struct ToolResult {
 ToolResult runProgram(std::vector<std::string> Argv, const std::vector<std::string> &Env = {});
 
 /// Runs `opmig Args...` like `runProgram`, with a cache directory private to
-/// the test process.
+/// the test process, or the one ctest gives the tests that share it.
 ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env = {});
 
 /// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.
