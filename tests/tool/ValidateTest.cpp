@@ -65,9 +65,8 @@ struct StartingMigration {
 /// the analysis is told. The generic sample is not told: its generated
 /// project must ask for it by itself.
 std::vector<StartingMigration> startingMigrations() {
-  return {{axpyIntoCacheDit(), {"-std=c++20"}},
-          {sampleIntoGeneric(), {}},
-          {sampleIntoVeomni(), {}}};
+  return {
+      {axpyIntoCacheDit(), {"-std=c++20"}}, {sampleIntoGeneric(), {}}, {sampleIntoVeomni(), {}}};
 }
 
 /// Migrates `M` into a sandbox of its own and returns its target.

@@ -98,8 +98,8 @@ std::vector<CompiledSource> compileAll(const LayerContext &Ctx, const ExtensionD
     Results[I].Object = ObjectDir + "/" + std::to_string(I) + "-" +
                         llvm::sys::path::filename(E.Sources[I]).str() + ".o";
     Pool.async([&, I] {
-      ObjectCompile C{compileCommand(Ctx, E, Results[I].Source, Results[I].Object, Host),
-                      Ctx.Root, Results[I].Object, Results[I].Object + ".d"};
+      ObjectCompile C{compileCommand(Ctx, E, Results[I].Source, Results[I].Object, Host), Ctx.Root,
+                      Results[I].Object, Results[I].Object + ".d"};
       C.Command.insert(C.Command.end(), {"-MD", "-MF", C.DepFile});
       Results[I].Run = compileObject(Cache, C, BuildStepTimeoutSeconds, Results[I].Reused);
     });
@@ -170,10 +170,9 @@ BuildOutcome buildPythonExtension(const LayerContext &Ctx, const BuildPlan &Plan
       return Out;
     }
   Out.CompiledTUs = E.Sources;
-  Out.Checks.push_back(passed("build-compile", std::to_string(E.Sources.size()) +
-                                                   " sources compile for " +
-                                                   torchArchList(Plan.Archs) +
-                                                   reusedObjects(Compiled)));
+  Out.Checks.push_back(
+      passed("build-compile", std::to_string(E.Sources.size()) + " sources compile for " +
+                                  torchArchList(Plan.Archs) + reusedObjects(Compiled)));
   std::string Library = extensionDir(Dir) + "/" + lastName(E.Name) + ".so";
   Ctx.progress("build: linking " + Library);
   ChildOutcome Linked = link(Ctx, Compiled, Library, Host);

@@ -3,7 +3,6 @@
 #include "opmig/validate/ObjectCache.h"
 
 #include "DomainBuilders.h"
-
 #include "opmig/support/Hashing.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -325,8 +325,8 @@ void build(LayerContext &Ctx, UpstreamBuilt &U) {
   }
   std::string KeyText = upstreamBuildKeyText(*U.Plan, *Registration, toolchainIdentity(Ctx));
   std::string Key = sha256Hex(KeyText).substr(0, 16);
-  llvm::Expected<std::unique_ptr<BuildSlot>> Slot =
-      BuildSlot::acquire(Ctx.buildCacheDir(), "upstream-" + Ctx.Profile + "-" + Ctx.M.Domain + "-" + Key);
+  llvm::Expected<std::unique_ptr<BuildSlot>> Slot = BuildSlot::acquire(
+      Ctx.buildCacheDir(), "upstream-" + Ctx.Profile + "-" + Ctx.M.Domain + "-" + Key);
   if (!Slot) {
     U.Checks.push_back(failed("upstream-build", llvm::toString(Slot.takeError())));
     return;
