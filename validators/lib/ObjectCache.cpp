@@ -60,26 +60,12 @@ std::string resolved(llvm::StringRef Recorded, llvm::StringRef Root) {
                                         : Recorded.str();
 }
 
+/// Through a temporary file renamed into place (llvm::writeToOutput).
 bool writeAtomically(const std::string &Path, llvm::StringRef Text) {
-  llvm::SmallString<256> Temp;
-  int FD = -1;
-  if (fs::createUniqueFile(Path + ".tmp-%%%%%%", FD, Temp))
-    return false;
-  {
-    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+  return !llvm::errorToBool(llvm::writeToOutput(Path, [&](llvm::raw_ostream &Out) {
     Out << Text;
-    Out.close();
-    if (Out.has_error()) {
-      Out.clear_error();
-      fs::remove(Temp);
-      return false;
-    }
-  }
-  if (fs::rename(Temp, Path)) {
-    fs::remove(Temp);
-    return false;
-  }
-  return true;
+    return llvm::Error::success();
+  }));
 }
 
 bool copyAtomically(const std::string &From, const std::string &To) {
