@@ -25,8 +25,8 @@
 namespace opmig::validate {
 
 /// The object of `C`: taken from `Cache` (`Reused` set) when it holds it,
-/// else compiled by running `C.Command`, whose `-MD` dependency list `C`
-/// names, and kept. A fetched object is reported as a clean exit.
+/// else compiled by running `C.Command` with `-MD -MF C.depFile()`, and
+/// kept. A fetched object is reported as a clean exit.
 ChildOutcome compileObject(const ObjectCache &Cache, const ObjectCompile &C,
                            unsigned TimeoutSeconds, bool &Reused);
 

@@ -99,8 +99,7 @@ std::vector<CompiledSource> compileAll(const LayerContext &Ctx, const ExtensionD
                         llvm::sys::path::filename(E.Sources[I]).str() + ".o";
     Pool.async([&, I] {
       ObjectCompile C{compileCommand(Ctx, E, Results[I].Source, Results[I].Object, Host), Ctx.Root,
-                      Results[I].Object, Results[I].Object + ".d"};
-      C.Command.insert(C.Command.end(), {"-MD", "-MF", C.DepFile});
+                      Results[I].Object};
       Results[I].Run = compileObject(Cache, C, BuildStepTimeoutSeconds, Results[I].Reused);
     });
   }

@@ -123,8 +123,7 @@ std::vector<std::string> parseDependencyFile(const std::string &Text) {
 std::string ObjectCache::entryDir(const ObjectCompile &C) const {
   std::string Key = KeyFormat;
   for (const std::string &Arg : C.Command) {
-    std::string Portable = replaceAll(replaceAll(Arg, C.Object, "<object>"), C.DepFile, "<deps>");
-    Key += '\0' + replaceAll(std::move(Portable), C.Root, RootMark);
+    Key += '\0' + replaceAll(replaceAll(Arg, C.Object, "<object>"), C.Root, RootMark);
   }
   return Dir + "/" + sha256Hex(Key).substr(0, 24);
 }
@@ -152,7 +151,7 @@ bool ObjectCache::fetch(const ObjectCompile &C) const {
 void ObjectCache::store(const ObjectCompile &C) const {
   if (Dir.empty())
     return;
-  auto Deps = llvm::MemoryBuffer::getFile(C.DepFile);
+  auto Deps = llvm::MemoryBuffer::getFile(C.depFile());
   if (!Deps)
     return;
   std::string Inputs;
@@ -185,7 +184,9 @@ ChildOutcome compileObject(const ObjectCache &Cache, const ObjectCompile &C,
     Fetched.ExitCode = 0;
     return Fetched;
   }
-  ChildOutcome Run = runChild(C.Command, {}, "", TimeoutSeconds);
+  std::vector<std::string> Command = C.Command;
+  Command.insert(Command.end(), {"-MD", "-MF", C.depFile()});
+  ChildOutcome Run = runChild(Command, {}, "", TimeoutSeconds);
   if (Run.succeeded())
     Cache.store(C);
   return Run;

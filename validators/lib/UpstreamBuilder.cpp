@@ -155,8 +155,7 @@ std::vector<Compiled> compileAll(const LayerContext &Ctx, const UpstreamPlan &Pl
                         llvm::sys::path::filename(Sources[I].Path).str() + ".o";
     Pool.async([&, I] {
       ObjectCompile C{compileCommand(Ctx, Plan, Results[I].Source, Results[I].Object, Host),
-                      Plan.SourceRoot, Results[I].Object, Results[I].Object + ".d"};
-      C.Command.insert(C.Command.end(), {"-MD", "-MF", C.DepFile});
+                      Plan.SourceRoot, Results[I].Object};
       bool Reused = false;
       Results[I].Run = compileObject(Cache, C, BuildStepTimeoutSeconds, Reused);
     });

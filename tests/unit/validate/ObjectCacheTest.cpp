@@ -54,14 +54,13 @@ protected:
     write(Root + "/a.h", Header);
     ObjectCompile C{{"nvcc", "-c", Root + "/a.cu", "-o", Root + "/obj/a.o", "-I" + Root, "-O3"},
                     Root,
-                    Root + "/obj/a.o",
-                    Root + "/obj/a.o.d"};
+                    Root + "/obj/a.o"};
     return C;
   }
   /// What the compiler leaves: the object and its dependency list.
   void compiled(const ObjectCompile &C, llvm::StringRef Object) {
     write(C.Object, Object);
-    write(C.DepFile, C.Object + ": " + C.Root + "/a.cu " + C.Root + "/a.h " + Outside + "\n");
+    write(C.depFile(), C.Object + ": " + C.Root + "/a.cu " + C.Root + "/a.h " + Outside + "\n");
   }
 
   llvm::SmallString<128> Base;

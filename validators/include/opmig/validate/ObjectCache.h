@@ -19,13 +19,14 @@
 namespace opmig::validate {
 
 /// One compile of a TU into an object: the command, the folder its paths
-/// are relative to (the tree it builds), the object it writes and where it
-/// writes its dependency list (the command asks for it).
+/// are relative to (the tree it builds) and the object it writes.
 struct ObjectCompile {
   std::vector<std::string> Command;
   std::string Root;
   std::string Object;
-  std::string DepFile;
+
+  /// Where the compiler writes the inputs it read (`-MD -MF`).
+  std::string depFile() const { return Object + ".d"; }
 };
 
 class ObjectCache {
