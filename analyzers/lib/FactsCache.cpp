@@ -57,6 +57,38 @@ FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree) : T
   removeStaleBuilds(CacheRoot, Dir);
 }
 
+/// How entries name the tree's root: a copy of the tree at another path (a
+/// second checkout, a sandbox) reads the entries that the first one wrote.
+static constexpr llvm::StringLiteral RootMark = "<opmig-tree-root>";
+
+/// `Text` with `From` replaced by `To` where `From` is a whole path or the
+/// start of one: followed by `/`, a quote, a NUL or the end.
+static std::string replacePathPrefix(llvm::StringRef Text, llvm::StringRef From,
+                                     llvm::StringRef To) {
+  static constexpr llvm::StringRef Ends("/\"\0", 3);
+  std::string Out;
+  size_t Done = 0;
+  for (size_t At = From.empty() ? Text.npos : Text.find(From); At != Text.npos;
+       At = Text.find(From, At + 1)) {
+    size_t After = At + From.size();
+    if (At < Done || (After < Text.size() && !Ends.contains(Text[After])))
+      continue;
+    Out.append(Text.slice(Done, At).str()).append(To.str());
+    Done = After;
+  }
+  return Out.append(Text.drop_front(Done).str());
+}
+
+std::string FactsCache::portable(llvm::StringRef Key) const {
+  return replacePathPrefix(Key, Tree.Root, RootMark);
+}
+
+/// The root as it is spelled inside a JSON string.
+static std::string jsonSpelling(const std::string &Path) {
+  std::string Quoted = nlohmann::json(Path).dump();
+  return Quoted.substr(1, Quoted.size() - 2);
+}
+
 std::string FactsCache::entryPath(const ParseRequest &Request) const {
   std::string Key;
   for (const std::string &Arg : parseCommandLine(Request))
@@ -64,14 +96,16 @@ std::string FactsCache::entryPath(const ParseRequest &Request) const {
   Key += '\0' + Request.SourceRoot;
   for (const std::string &Dir : Request.ExternalDirs) // What counts as the tree.
     Key += '\0' + Dir;
-  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(portable(Key)), /*LowerCase=*/true) +
+         ".json";
 }
 
 std::string FactsCache::entryPath(const std::vector<std::string> &Command) const {
   std::string Key = "nvcc";
   for (const std::string &Arg : Command)
     Key += '\0' + Arg;
-  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Key), /*LowerCase=*/true) + ".json";
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(portable(Key)), /*LowerCase=*/true) +
+         ".json";
 }
 
 std::optional<FactsCache::Stamp> FactsCache::stampOf(const std::string &Path) {
@@ -92,15 +126,16 @@ std::optional<FactsCache::Stamp> FactsCache::stampOf(const std::string &Path) {
   return It->second;
 }
 
-std::optional<nlohmann::json> FactsCache::readEntry(const std::string &Path) {
+std::optional<nlohmann::json> FactsCache::readEntry(const std::string &Path, bool Portable) {
   if (Dir.empty())
     return std::nullopt;
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
     return std::nullopt;
-  nlohmann::json Entry =
-      nlohmann::json::parse((*Buffer)->getBuffer().begin(), (*Buffer)->getBuffer().end(), nullptr,
-                            /*allow_exceptions=*/false);
+  std::string Text = Portable
+                         ? replacePathPrefix((*Buffer)->getBuffer(), RootMark, jsonSpelling(Tree.Root))
+                         : (*Buffer)->getBuffer().str();
+  nlohmann::json Entry = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Entry.is_discarded() || !Entry.is_object() || !Entry.contains("stamps"))
     return std::nullopt;
   try {
@@ -118,7 +153,7 @@ std::optional<nlohmann::json> FactsCache::readEntry(const std::string &Path) {
 }
 
 void FactsCache::writeEntry(const std::string &Final, const std::vector<std::string> &InputFiles,
-                            const char *Key, nlohmann::json Payload) {
+                            const char *Key, nlohmann::json Payload, bool Portable) {
   if (Dir.empty() || fs::create_directories(Dir))
     return;
   nlohmann::json Stamps = nlohmann::json::array();
@@ -137,7 +172,8 @@ void FactsCache::writeEntry(const std::string &Final, const std::vector<std::str
   bool Written;
   {
     llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << dumpJson(Entry);
+    std::string Text = dumpJson(Entry);
+    OS << (Portable ? replacePathPrefix(Text, jsonSpelling(Tree.Root), RootMark) : Text);
     OS.close();
     Written = !OS.has_error();
     OS.clear_error(); // A full disk makes a miss next time, not a crash now.
@@ -201,7 +237,8 @@ void FactsCache::storeVerdict(const std::vector<std::string> &Command,
 namespace opmig::analyze {
 
 std::optional<std::vector<std::string>> FactsCache::lookupPreamble(const std::string &PchPath) {
-  std::optional<nlohmann::json> Entry = readEntry(PchPath + ".json");
+  // A PCH names the headers it read by their paths: its entry stays where it is.
+  std::optional<nlohmann::json> Entry = readEntry(PchPath + ".json", /*Portable=*/false);
   if (!Entry || !Entry->contains("preamble"))
     return std::nullopt;
   try {
@@ -221,22 +258,23 @@ void FactsCache::storePreamble(const std::string &PchPath,
   // The PCH itself is stamped too: a replaced or deleted one is a miss.
   std::vector<std::string> Stamped = InputFiles;
   Stamped.push_back(PchPath);
-  writeEntry(PchPath + ".json", Stamped, "preamble", InputFiles);
+  writeEntry(PchPath + ".json", Stamped, "preamble", InputFiles, /*Portable=*/false);
 }
 
 } // namespace opmig::analyze
 
 namespace opmig::analyze {
 
-static std::string keyedPath(const std::string &Dir, const char *Kind, const std::string &Key) {
+std::string FactsCache::keyedPath(const char *Kind, const std::string &Key) const {
   std::string Named = std::string(Kind) + '\0' + Key; // Kinds never share an entry.
-  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(Named), /*LowerCase=*/true) + ".json";
+  return Dir + "/" + llvm::utohexstr(llvm::xxh3_64bits(portable(Named)), /*LowerCase=*/true) +
+         ".json";
 }
 
 std::optional<nlohmann::json> FactsCache::lookupEntry(const std::string &Key, const char *Kind) {
   if (Dir.empty())
     return std::nullopt;
-  std::optional<nlohmann::json> Entry = readEntry(keyedPath(Dir, Kind, Key));
+  std::optional<nlohmann::json> Entry = readEntry(keyedPath(Kind, Key));
   if (!Entry || !Entry->contains(Kind))
     return std::nullopt;
   return std::move(Entry->at(Kind));
@@ -245,7 +283,7 @@ std::optional<nlohmann::json> FactsCache::lookupEntry(const std::string &Key, co
 void FactsCache::storeEntry(const std::string &Key, const std::vector<std::string> &InputFiles,
                             const char *Kind, nlohmann::json Payload) {
   if (!Dir.empty())
-    writeEntry(keyedPath(Dir, Kind, Key), InputFiles, Kind, std::move(Payload));
+    writeEntry(keyedPath(Kind, Key), InputFiles, Kind, std::move(Payload));
 }
 
 } // namespace opmig::analyze

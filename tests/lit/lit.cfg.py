@@ -8,9 +8,12 @@
 # and pybind11 headers. Substitutions:
 #
 #   %{opmig}     the opmig binary
-#   %{analyze}   `opmig analyze --no-cache --no-nvcc`: nothing is cached
-#                between runs, and Clang alone judges the code, so the
-#                result is the same with or without nvcc on the machine
+#   %{cache}     `--cache-dir <build>/tests/lit/analysis-cache`: the tests
+#                share one analysis cache, keyed by content and by the opmig
+#                build, so a tree analysed twice is parsed once
+#   %{analyze}   `opmig analyze %{cache} --no-nvcc`: Clang alone judges the
+#                code, so the result is the same with or without nvcc on
+#                the machine
 #   %{stubs}     `-- -isystem <the stand-in headers>`; it ends the options
 #   %{fixtures}  tests/fixtures
 #   %{lines}     Inputs/closure_lines.py: the JSON of `analyze --format
@@ -52,9 +55,11 @@ for name in ("CUDA_HOME", "PYENV_ROOT", "PYENV_VERSION"):
 python = sys.executable
 inputs = os.path.join(config.test_source_root, "Inputs")
 stubs = os.path.join(config.opmig_fixtures_dir, "stubs", "include")
+cache = "--cache-dir " + os.path.join(config.test_exec_root, "analysis-cache")
 config.substitutions.extend(
     [
-        ("%{analyze}", f"{config.opmig_binary} analyze --no-cache --no-nvcc"),
+        ("%{analyze}", f"{config.opmig_binary} analyze {cache} --no-nvcc"),
+        ("%{cache}", cache),
         ("%{opmig}", config.opmig_binary),
         ("%{stubs}", f"-- -isystem {stubs}"),
         ("%{fixtures}", config.opmig_fixtures_dir),

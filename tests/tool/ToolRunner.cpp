@@ -23,17 +23,6 @@ std::vector<std::string> &tempDirs() {
   return Dirs;
 }
 
-/// The analysis cache ctest shares between the processes of tests that only
-/// read fixture trees (OPMIG_TEST_ANALYSIS_CACHE, tests/CMakeLists.txt), else
-/// one private to this process.
-const std::string &cacheDir() {
-  static const std::string Dir = [] {
-    const char *Shared = std::getenv("OPMIG_TEST_ANALYSIS_CACHE");
-    return Shared && *Shared ? std::string(Shared) : makeTempDir();
-  }();
-  return Dir;
-}
-
 } // namespace
 
 nlohmann::json ToolResult::json() const {
@@ -119,12 +108,15 @@ ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std:
   bool HasCache = false;
   for (const std::string &Arg : Args)
     HasCache |= Arg == "--cache-dir" || Arg == "--no-cache";
-  // Subcommand first, then the private cache, so the HOME cache is untouched.
+  // Subcommand first, then the analysis cache the suite's processes share
+  // (tests/CMakeLists.txt), so the HOME cache is untouched: its entries are
+  // keyed by content and by this build of opmig, so a test reads what another
+  // parsed. A test about the cache itself passes a cache of its own.
   for (size_t I = 0; I < Args.size(); ++I) {
     Argv.push_back(Args[I]);
     if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate") && !HasCache) {
       Argv.push_back("--cache-dir");
-      Argv.push_back(cacheDir());
+      Argv.push_back(OPMIG_TEST_ANALYSIS_CACHE);
     }
   }
   return runProgram(std::move(Argv), Env);

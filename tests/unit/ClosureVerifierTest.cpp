@@ -30,9 +30,8 @@ AnalysisResult analyze(const std::string &Entry) {
   Options.SourceRoot = std::string(OPMIG_FIXTURES_DIR) + "/upstream/template_launch";
   Options.Entries = {Entry};
   Options.ExtraArgs = {"-isystem", std::string(OPMIG_FIXTURES_DIR) + "/stubs/include"};
-  // Every case analyses the same tree: ctest gives them one cache.
-  if (const char *Shared = std::getenv("OPMIG_TEST_ANALYSIS_CACHE"))
-    Options.CacheDir = Shared;
+  // Every case analyses the same tree: the suite's cache.
+  Options.CacheDir = OPMIG_TEST_ANALYSIS_CACHE;
   llvm::Expected<AnalysisResult> Result = analyzeClosure(Options);
   EXPECT_TRUE(bool(Result)) << llvm::toString(Result.takeError());
   return Result ? std::move(*Result) : AnalysisResult();

@@ -259,3 +259,55 @@ TEST_F(FactsCacheTest, NvccThatDidNotRunIsNotCached) {
   FactsCache(CacheDir, Tree).storeVerdict(Command, {Root + "/a.cpp"}, NotRun);
   EXPECT_TRUE(cacheFiles().empty());
 }
+
+/// A copy of the tree at another path (a second checkout, a sandbox) reads
+/// the entries the first wrote, with its own paths in them.
+TEST_F(FactsCacheTest, ACopyOfTheTreeElsewhereReadsTheEntriesWithItsOwnPaths) {
+  FactsCache(CacheDir, Tree).store(request(), facts());
+  std::string Copy = makeTempDir("opmig-factscache-copy");
+  std::filesystem::copy(Root, Copy, std::filesystem::copy_options::recursive);
+  auto Read = readSourceTree(Copy);
+  ASSERT_TRUE(bool(Read)) << llvm::toString(Read.takeError());
+  ParseRequest There = request();
+  There.MainFile = Copy + "/a.cpp";
+  There.SourceRoot = There.Directory = Copy;
+  std::optional<TUFacts> Loaded = FactsCache(CacheDir, *Read).lookup(There);
+  llvm::sys::fs::remove_directories(Copy);
+  ASSERT_TRUE(Loaded);
+  EXPECT_EQ(Loaded->MainFile, Copy + "/a.cpp");
+  EXPECT_EQ(Loaded->Symbols.at("c:@F@g#").File, Copy + "/a.h");
+  EXPECT_EQ(Loaded->Includes.at(0).Resolved, Copy + "/a.h");
+  // The file outside the tree is named as it was.
+  EXPECT_EQ(Loaded->InputFiles,
+            (std::vector<std::string>{Copy + "/a.cpp", Copy + "/a.h", Outside + "/toolkit.h"}));
+}
+
+/// A copy whose content differs is a miss, as an edit is.
+TEST_F(FactsCacheTest, ACopyWithOtherContentMisses) {
+  FactsCache(CacheDir, Tree).store(request(), facts());
+  std::string Copy = makeTempDir("opmig-factscache-copy");
+  std::filesystem::copy(Root, Copy, std::filesystem::copy_options::recursive);
+  writeFile(Copy + "/a.h", "inline int g() { return 3; }\n");
+  auto Read = readSourceTree(Copy);
+  ASSERT_TRUE(bool(Read)) << llvm::toString(Read.takeError());
+  ParseRequest There = request();
+  There.MainFile = Copy + "/a.cpp";
+  There.SourceRoot = There.Directory = Copy;
+  EXPECT_FALSE(FactsCache(CacheDir, *Read).lookup(There));
+  llvm::sys::fs::remove_directories(Copy);
+}
+
+/// Only whole path components are the root: `<root>-other/x.h` stays as it is.
+TEST_F(FactsCacheTest, APathThatOnlyStartsWithTheRootsNameIsKept) {
+  std::string Sibling = Root + "-other";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Sibling));
+  writeFile(Sibling + "/x.h", "// beside the tree\n");
+  TUFacts Stored = facts();
+  Stored.InputFiles.push_back(Sibling + "/x.h");
+  Stored.Symbols.at("c:@F@g#").File = Sibling + "/x.h";
+  FactsCache(CacheDir, Tree).store(request(), Stored);
+  std::optional<TUFacts> Loaded = lookupFresh(request());
+  llvm::sys::fs::remove_directories(Sibling);
+  ASSERT_TRUE(Loaded);
+  EXPECT_EQ(nlohmann::json(*Loaded), nlohmann::json(Stored));
+}

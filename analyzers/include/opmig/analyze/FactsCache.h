@@ -3,7 +3,9 @@
 // A parse is keyed by its full command line (which names the TU and the
 // side); an entry stays valid while every file the parse read is unchanged:
 // same content hash for files of the tree, same size and modification time
-// for toolkit headers. One JSON file per entry, written atomically, so
+// for toolkit headers. Entries name the tree's root by a mark, so that a copy
+// of the tree elsewhere reads them (a precompiled preamble, which records
+// its headers' paths, keeps them). One JSON file per entry, written atomically, so
 // concurrent runs and interrupted runs never see half an entry. Entries live
 // in one subdirectory per build of opmig (what a parse extracts changes with
 // the code); those of other builds are removed once unused for a week.
@@ -18,6 +20,8 @@
 #include "opmig/analyze/TUFacts.h"
 #include "opmig/analyze/TUParser.h"
 #include "opmig/support/NvccCheck.h"
+
+#include "llvm/ADT/StringRef.h"
 
 #include <map>
 #include <mutex>
@@ -70,12 +74,15 @@ private:
   };
   std::string entryPath(const ParseRequest &Request) const;
   std::string entryPath(const std::vector<std::string> &Command) const;
+  std::string keyedPath(const char *Kind, const std::string &Key) const;
+  /// `Key` with the tree's root replaced by the mark.
+  std::string portable(llvm::StringRef Key) const;
   std::optional<Stamp> stampOf(const std::string &Path);
   /// The payload of the entry at `Path` when every file it depends on is
   /// unchanged.
-  std::optional<nlohmann::json> readEntry(const std::string &Path);
+  std::optional<nlohmann::json> readEntry(const std::string &Path, bool Portable = true);
   void writeEntry(const std::string &Path, const std::vector<std::string> &InputFiles,
-                  const char *Key, nlohmann::json Payload);
+                  const char *Key, nlohmann::json Payload, bool Portable = true);
 
   std::string Dir;
   const SourceTree &Tree;
