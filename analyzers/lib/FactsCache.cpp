@@ -132,9 +132,9 @@ std::optional<nlohmann::json> FactsCache::readEntry(const std::string &Path, boo
   auto Buffer = llvm::MemoryBuffer::getFile(Path);
   if (!Buffer)
     return std::nullopt;
-  std::string Text = Portable
-                         ? replacePathPrefix((*Buffer)->getBuffer(), RootMark, jsonSpelling(Tree.Root))
-                         : (*Buffer)->getBuffer().str();
+  std::string Text =
+      Portable ? replacePathPrefix((*Buffer)->getBuffer(), RootMark, jsonSpelling(Tree.Root))
+               : (*Buffer)->getBuffer().str();
   nlohmann::json Entry = nlohmann::json::parse(Text, nullptr, /*allow_exceptions=*/false);
   if (Entry.is_discarded() || !Entry.is_object() || !Entry.contains("stamps"))
     return std::nullopt;
