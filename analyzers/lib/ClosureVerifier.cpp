@@ -5,6 +5,7 @@
 #include "opmig/support/CapturedOutput.h"
 #include "opmig/support/CommandRunner.h"
 #include "opmig/support/NvccCheck.h"
+#include "opmig/support/ObjectCache.h"
 #include "opmig/support/SourceFiles.h"
 #include "opmig/support/SymbolTables.h"
 
@@ -30,7 +31,8 @@ struct CompileJob {
   std::string RelativePath;
   std::string Label; ///< `host` or `device` (Clang), `nvcc`.
   std::vector<std::string> Args;
-  std::string Object; ///< Empty for a device compile (checked, not linked).
+  std::string Object; ///< What `Args` writes.
+  bool Linked = true; ///< False for a device compile (checked, not linked).
 };
 
 /// Runs `Args`, its output kept in `LogPath`, inside the scratch copy
@@ -39,6 +41,19 @@ CommandRun runLogged(const std::vector<std::string> &Args, const std::string &Lo
   CommandOptions Options;
   Options.LogPath = LogPath;
   return runCommand(Args, Options);
+}
+
+/// Compiles `C` (its output in `LogPath`), or takes its object from
+/// `Objects` when the files it read are unchanged; its first error, empty
+/// when it compiled.
+std::string compileCached(const ObjectCache &Objects, const ObjectCompile &C,
+                          const std::string &LogPath) {
+  if (Objects.fetch(C))
+    return "";
+  CommandRun Run = runLogged(C.commandWritingInputs(), LogPath);
+  if (Run.succeeded())
+    Objects.store(C);
+  return Run.firstError();
 }
 
 /// A Clang command line that compiles `Request` to `Object` instead of
@@ -55,7 +70,7 @@ std::vector<std::string> clangObjectCommand(const ParseRequest &Request,
 class Verifier {
 public:
   Verifier(const AnalysisResult &Result, const VerifyOptions &Options)
-      : Result(Result), Options(Options) {}
+      : Result(Result), Options(Options), Objects(Options.ObjectCacheDir) {}
 
   llvm::Expected<VerifyReport> run();
 
@@ -88,6 +103,7 @@ private:
 
   const AnalysisResult &Result;
   const VerifyOptions &Options;
+  ObjectCache Objects;
   mutable std::optional<RuntimeSymbols> Runtime; ///< Read once, for every trial.
 };
 
@@ -198,10 +214,8 @@ std::vector<CompileJob> Verifier::jobsFor(const std::string &Scratch,
       Request.Side = Side;
       Request.GpuArch = Result.GpuArch;
       std::string Object = MainFile + "." + toString(Side) + ".o";
-      CompileJob Job{File, toString(Side), clangObjectCommand(Request, Object), Object};
-      if (Side == ParseSide::Device)
-        Job.Object.clear();
-      Jobs.push_back(std::move(Job));
+      Jobs.push_back({File, toString(Side), clangObjectCommand(Request, Object), Object,
+                      Side == ParseSide::Host});
     }
   }
   return Jobs;
@@ -217,7 +231,7 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
     llvm::erase_if(Jobs, [&](const CompileJob &Job) {
       if (Rebuild.count(Job.RelativePath))
         return false;
-      if (!Job.Object.empty())
+      if (Job.Linked)
         LinkArgs.push_back(Reuse + Job.Object.substr(Scratch.size()));
       return true;
     });
@@ -227,8 +241,8 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
     llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Options.Jobs));
     for (size_t I = 0; I < Jobs.size(); ++I)
       Pool.async([&, I] {
-        Errors[I] = runLogged(Jobs[I].Args, Scratch + "/compile-" + std::to_string(I) + ".log")
-                        .firstError();
+        Errors[I] = compileCached(Objects, {Jobs[I].Args, Scratch, Jobs[I].Object},
+                                  Scratch + "/compile-" + std::to_string(I) + ".log");
       });
   }
   bool Compiles = true;
@@ -242,7 +256,7 @@ bool Verifier::build(const std::string &Scratch, const std::vector<std::string> 
       if (Report)
         Report->CompileFailures.push_back(Jobs[I].RelativePath + " (" + Jobs[I].Label +
                                           "): " + Error);
-    } else if (!Jobs[I].Object.empty()) {
+    } else if (Jobs[I].Linked) {
       LinkArgs.push_back(Jobs[I].Object);
     }
   }
@@ -342,16 +356,17 @@ struct HostCompiler {
 std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files,
                                            const FlagsByFile &Flags, const std::string &SourceRoot,
                                            const std::string &Scratch, const HostCompiler &Compiler,
-                                           unsigned Jobs) {
+                                           const ObjectCache &Objects, unsigned Jobs) {
   std::vector<SymbolTable> Tables(Files.size());
   llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Jobs));
   for (size_t I = 0; I < Files.size(); ++I)
     Pool.async([&, I] {
       std::string Stem = Scratch + "/provider-" + llvm::utohexstr(llvm::xxh3_64bits(Files[I]));
-      std::vector<std::string> Args =
-          Compiler.command(SourceRoot + "/" + Files[I], Flags.at(Files[I]), Stem + ".o");
-      if (runLogged(Args, Stem + ".log").succeeded())
-        readSymbols(Stem + ".o", Tables[I]);
+      ObjectCompile C{
+          Compiler.command(SourceRoot + "/" + Files[I], Flags.at(Files[I]), Stem + ".o"),
+          SourceRoot, Stem + ".o"};
+      if (compileCached(Objects, C, Stem + ".log").empty())
+        readSymbols(C.Object, Tables[I]);
     });
   Pool.wait();
   return Tables;
@@ -361,11 +376,10 @@ std::vector<SymbolTable> compileForSymbols(const std::vector<std::string> &Files
 /// `Missing`. Runs only when something is missing: first the TUs whose text
 /// names a missing symbol or its class, then, for what is still unexplained
 /// (an instantiation made by a macro names neither), every other one.
-std::map<std::string, std::string> providersOf(const std::set<std::string> &Missing,
-                                               const FlagsByFile &Candidates,
-                                               const std::string &SourceRoot,
-                                               const std::string &Scratch,
-                                               const HostCompiler &Compiler, unsigned Jobs) {
+std::map<std::string, std::string>
+providersOf(const std::set<std::string> &Missing, const FlagsByFile &Candidates,
+            const std::string &SourceRoot, const std::string &Scratch, const HostCompiler &Compiler,
+            const ObjectCache &Objects, unsigned Jobs) {
   std::set<std::string> Names;
   for (const std::string &Symbol : Missing)
     for (std::string &Name : namesOf(Symbol))
@@ -383,7 +397,7 @@ std::map<std::string, std::string> providersOf(const std::set<std::string> &Miss
     if (Providers.size() == Missing.size())
       break;
     std::vector<SymbolTable> Tables =
-        compileForSymbols(*Round, Candidates, SourceRoot, Scratch, Compiler, Jobs);
+        compileForSymbols(*Round, Candidates, SourceRoot, Scratch, Compiler, Objects, Jobs);
     for (size_t I = 0; I < Round->size(); ++I)
       for (const std::string &Symbol : Missing)
         if (Tables[I].Defined.count(Symbol))
@@ -443,7 +457,7 @@ std::vector<std::string> Verifier::missingSymbols(const std::set<std::string> &U
       Candidates.emplace(File, Flags);
   std::map<std::string, std::string> Providers =
       providersOf(Missing, Candidates, Result.SourceRoot, Scratch,
-                  {Options.Nvcc, Result.UpstreamNvccFlags, Result.GpuArch}, Options.Jobs);
+                  {Options.Nvcc, Result.UpstreamNvccFlags, Result.GpuArch}, Objects, Options.Jobs);
   // Without torch's libraries a torch symbol is indistinguishable from a
   // tree symbol the closure lost: only the tree's own definitions count.
   if (!runtime().HasTorch)

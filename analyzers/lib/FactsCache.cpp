@@ -50,11 +50,16 @@ static void removeStaleBuilds(const std::string &CacheRoot, const std::string &K
   }
 }
 
-FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree) : Tree(Tree) {
+std::string buildCacheDir(const std::string &CacheRoot) {
   if (CacheRoot.empty())
-    return;
-  Dir = CacheRoot + "/" + llvm::utohexstr(llvm::xxh3_64bits(toolStamp()), /*LowerCase=*/true);
-  removeStaleBuilds(CacheRoot, Dir);
+    return "";
+  return CacheRoot + "/" + llvm::utohexstr(llvm::xxh3_64bits(toolStamp()), /*LowerCase=*/true);
+}
+
+FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree)
+    : Dir(buildCacheDir(CacheRoot)), Tree(Tree) {
+  if (!Dir.empty())
+    removeStaleBuilds(CacheRoot, Dir);
 }
 
 /// How entries name the tree's root: a copy of the tree at another path (a

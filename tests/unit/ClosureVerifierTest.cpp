@@ -13,6 +13,7 @@
 #include "opmig/analyze/ClosureVerifier.h"
 
 #include "opmig/analyze/Analyzer.h"
+#include "opmig/analyze/FactsCache.h"
 #include "opmig/support/NvccCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -58,6 +59,7 @@ bool mentions(const std::vector<std::string> &Lines, const std::string &Text) {
 class ClosureVerifierTest : public ::testing::TestWithParam<std::string> {
 protected:
   void SetUp() override {
+    Options.ObjectCacheDir = buildCacheDir(OPMIG_TEST_ANALYSIS_CACHE) + "/objects";
     if (GetParam() == "nvcc") {
       Options.Nvcc = findNvcc("/usr/local/cuda");
       if (Options.Nvcc.empty())

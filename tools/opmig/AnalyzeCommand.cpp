@@ -5,6 +5,7 @@
 #include "OutputFile.h"
 #include "opmig/analyze/Analyzer.h"
 #include "opmig/analyze/ClosureVerifier.h"
+#include "opmig/analyze/FactsCache.h"
 #include "opmig/support/JsonText.h"
 #include "opmig/support/NvccCheck.h"
 
@@ -35,6 +36,8 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
     Verify.Minimal = Args.VerifyMinimal;
     Verify.KeepScratch = Args.KeepScratch;
     Verify.Jobs = Options.Jobs;
+    if (!Options.CacheDir.empty())
+      Verify.ObjectCacheDir = analyze::buildCacheDir(Options.CacheDir) + "/objects";
     if (Options.JudgeWithNvcc)
       Verify.Nvcc = opmig::findNvcc(Result->CudaPath);
     Verify.ClangBecause = !Options.JudgeWithNvcc ? "--no-nvcc"

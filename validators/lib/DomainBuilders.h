@@ -16,7 +16,7 @@
 
 #include "ChildProcess.h"
 #include "LayerContext.h"
-#include "opmig/validate/ObjectCache.h"
+#include "opmig/support/ObjectCache.h"
 #include "opmig/validate/ValidationReport.h"
 
 #include <string>

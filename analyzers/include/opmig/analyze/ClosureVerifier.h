@@ -27,6 +27,9 @@ struct VerifyOptions {
   unsigned Jobs = 0;        ///< Parallel compiles; 0 means one per core.
   std::string Nvcc;         ///< The nvcc to build with; empty: Clang builds.
   std::string ClangBecause; ///< Why Clang builds, for the report.
+  /// Where objects are kept for the next build with the same inputs (a
+  /// folder of the analysis cache); empty keeps none.
+  std::string ObjectCacheDir;
 };
 
 /// Builds the closure of `Result` alone and says whether it compiles and

@@ -34,6 +34,10 @@ namespace opmig::analyze {
 /// `$HOME/.cache/opmig/analyze`.
 std::string defaultCacheDir();
 
+/// The folder of this build of opmig in the cache at `CacheRoot`, where its
+/// entries live; empty for an empty `CacheRoot`.
+std::string buildCacheDir(const std::string &CacheRoot);
+
 class FactsCache {
 public:
   /// A cache in `Dir`; an empty `Dir` disables it (`--no-cache`).

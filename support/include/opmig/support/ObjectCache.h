@@ -1,22 +1,23 @@
-//===- ObjectCache.h - Objects reused across validate's builds --*- C++ -*-===//
+//===- ObjectCache.h - Objects reused across builds -------------*- C++ -*-===//
 //
-// A build whose key changed (one file of the domain edited, a Python loader
-// changed, a TU removed) recompiles only the TUs whose own inputs changed:
-// each object is kept under a key of its compile command, with the folder
-// it was built in written as a placeholder, and with the files the compiler
-// read (its `-MD` dependency list). It is reused only when every one of
+// A build that runs again (validate's after one file of the domain changed,
+// --verify's of a closure that shares TUs with another) recompiles only the
+// TUs whose own inputs changed: each object is kept under a key of its
+// compile command and its compiler, with the folder it was built in written
+// as a placeholder, and with the files the compiler read (its `-MD`
+// dependency list). It is reused only when every one of
 // those files is still what it was: by content inside the built tree, by
 // size and modification time outside it (the toolkit, torch, Python).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef OPMIG_VALIDATE_OBJECTCACHE_H
-#define OPMIG_VALIDATE_OBJECTCACHE_H
+#ifndef OPMIG_SUPPORT_OBJECTCACHE_H
+#define OPMIG_SUPPORT_OBJECTCACHE_H
 
 #include <string>
 #include <vector>
 
-namespace opmig::validate {
+namespace opmig {
 
 /// One compile of a TU into an object: the command, the folder its paths
 /// are relative to (the tree it builds) and the object it writes.
@@ -27,6 +28,8 @@ struct ObjectCompile {
 
   /// Where the compiler writes the inputs it read (`-MD -MF`).
   std::string depFile() const { return Object + ".d"; }
+  /// `Command`, also writing the inputs it read to `depFile()`.
+  std::vector<std::string> commandWritingInputs() const;
 };
 
 class ObjectCache {
@@ -50,6 +53,6 @@ private:
 /// The paths a make-style dependency file (`-MD -MF`) lists after its target.
 std::vector<std::string> parseDependencyFile(const std::string &Text);
 
-} // namespace opmig::validate
+} // namespace opmig
 
 #endif

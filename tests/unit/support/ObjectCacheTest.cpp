@@ -1,6 +1,6 @@
 //===- ObjectCacheTest.cpp - Objects reused only for unchanged inputs -----===//
 
-#include "opmig/validate/ObjectCache.h"
+#include "opmig/support/ObjectCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-namespace opmig::validate {
+namespace opmig {
 namespace {
 
 namespace fs = llvm::sys::fs;
@@ -94,6 +94,23 @@ TEST_F(ObjectCacheTest, AChangedInputOrFlagGetsNothing) {
   EXPECT_EQ(read(std::string(Base) + "/toolkit/obj/a.o"), "<absent>");
 }
 
+TEST_F(ObjectCacheTest, AnotherReleaseOfTheCompilerGetsNothing) {
+  std::string Compiler = std::string(Base) + "/nvcc";
+  write(Compiler, "release 1");
+  ObjectCompile First = tree("first");
+  First.Command.front() = Compiler;
+  compiled(First, "object bytes");
+  Cache.store(First);
+
+  ObjectCompile Same = tree("same");
+  Same.Command.front() = Compiler;
+  EXPECT_TRUE(Cache.fetch(Same));
+  write(Compiler, "release 2, larger");
+  ObjectCompile Upgraded = tree("upgraded");
+  Upgraded.Command.front() = Compiler;
+  EXPECT_FALSE(Cache.fetch(Upgraded));
+}
+
 TEST_F(ObjectCacheTest, ALaterCompileOfOtherInputsReplacesTheEntry) {
   ObjectCompile First = tree("first");
   compiled(First, "old object");
@@ -117,4 +134,4 @@ TEST_F(ObjectCacheTest, NoFolderKeepsNothing) {
 }
 
 } // namespace
-} // namespace opmig::validate
+} // namespace opmig

@@ -1,8 +1,7 @@
-//===- ObjectCache.cpp - Objects reused across validate's builds ----------===//
+//===- ObjectCache.cpp - Objects reused across builds ---------------------===//
 
-#include "opmig/validate/ObjectCache.h"
+#include "opmig/support/ObjectCache.h"
 
-#include "DomainBuilders.h"
 #include "opmig/support/Hashing.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -11,14 +10,14 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
-namespace opmig::validate {
+namespace opmig {
 
 namespace fs = llvm::sys::fs;
 
 namespace {
 
 /// Changing what an entry holds or how it is keyed changes this.
-constexpr const char *KeyFormat = "opmig.validate.object/1";
+constexpr const char *KeyFormat = "opmig.object/2";
 constexpr llvm::StringLiteral RootMark = "<root>";
 constexpr llvm::StringLiteral InputsFile = "inputs";
 
@@ -34,6 +33,14 @@ bool isUnder(llvm::StringRef Path, llvm::StringRef Root) {
   return Path.size() > Root.size() + 1 && Path.starts_with(Root) && Path[Root.size()] == '/';
 }
 
+std::string statOf(const std::string &Path) {
+  fs::file_status Status;
+  if (fs::status(Path, Status) || Status.type() != fs::file_type::regular_file)
+    return "missing";
+  return "stat " + std::to_string(Status.getSize()) + " " +
+         std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+}
+
 /// What an input is now: its content inside the built tree, which edits
 /// change; its size and modification time outside it, where the toolkit's
 /// and torch's thousands of headers would cost a read each.
@@ -43,11 +50,7 @@ std::string fingerprint(const std::string &Path, llvm::StringRef Root) {
                                               /*RequiresNullTerminator=*/false);
     return Buffer ? "sha256 " + sha256Hex((*Buffer)->getBuffer()) : "missing";
   }
-  fs::file_status Status;
-  if (fs::status(Path, Status) || Status.type() != fs::file_type::regular_file)
-    return "missing";
-  return "stat " + std::to_string(Status.getSize()) + " " +
-         std::to_string(Status.getLastModificationTime().time_since_epoch().count());
+  return statOf(Path);
 }
 
 /// `Path` as an entry records it: inside the tree relative to its root.
@@ -122,9 +125,11 @@ std::vector<std::string> parseDependencyFile(const std::string &Text) {
 
 std::string ObjectCache::entryDir(const ObjectCompile &C) const {
   std::string Key = KeyFormat;
-  for (const std::string &Arg : C.Command) {
+  // The compiler itself, replaced in place by another release, is an input too.
+  if (!C.Command.empty())
+    Key += '\0' + statOf(C.Command.front());
+  for (const std::string &Arg : C.Command)
     Key += '\0' + replaceAll(replaceAll(Arg, C.Object, "<object>"), C.Root, RootMark);
-  }
   return Dir + "/" + sha256Hex(Key).substr(0, 24);
 }
 
@@ -175,21 +180,10 @@ void ObjectCache::store(const ObjectCompile &C) const {
   writeAtomically(Entry + "/" + InputsFile.str(), Object + "\n" + Inputs);
 }
 
-ChildOutcome compileObject(const ObjectCache &Cache, const ObjectCompile &C,
-                           unsigned TimeoutSeconds, bool &Reused) {
-  Reused = Cache.fetch(C);
-  if (Reused) {
-    ChildOutcome Fetched;
-    Fetched.How = ChildOutcome::Kind::Exited;
-    Fetched.ExitCode = 0;
-    return Fetched;
-  }
-  std::vector<std::string> Command = C.Command;
-  Command.insert(Command.end(), {"-MD", "-MF", C.depFile()});
-  ChildOutcome Run = runChild(Command, {}, "", TimeoutSeconds);
-  if (Run.succeeded())
-    Cache.store(C);
-  return Run;
+std::vector<std::string> ObjectCompile::commandWritingInputs() const {
+  std::vector<std::string> WithInputs = Command;
+  WithInputs.insert(WithInputs.end(), {"-MD", "-MF", depFile()});
+  return WithInputs;
 }
 
-} // namespace opmig::validate
+} // namespace opmig
