@@ -2,19 +2,14 @@
 # Shared settings for scripts/*.sh. Sourced (not run) from the repository root.
 #
 # Environment:
-#   OPMIG_PRESET      CMake configure preset (default: ci when $CI is set, else dev)
+#   OPMIG_PRESET      CMake configure preset (default: ci, an optimised build without debug
+#                     information, the quickest to build; dev adds it)
 #   OPMIG_BUILD_DIR   build directory (default: build; build-gpu for the gpu preset)
 #   OPMIG_JOBS        parallel jobs for the build and ctest (default: nproc)
 #   OPMIG_TORCH_DIR   where the pinned torch and its dependencies are installed
 #                     (default: ~/.cache/opmig/torch-<scripts/torch-version>-full)
 
-if [[ -n "${OPMIG_PRESET:-}" ]]; then
-  PRESET="$OPMIG_PRESET"
-elif [[ -n "${CI:-}" ]]; then
-  PRESET=ci
-else
-  PRESET=dev
-fi
+PRESET="${OPMIG_PRESET:-ci}"
 
 if [[ -n "${OPMIG_BUILD_DIR:-}" ]]; then
   BUILD_DIR="$OPMIG_BUILD_DIR"
