@@ -22,8 +22,8 @@ struct ToolResult {
 /// OPMIG_NO_TORCH=1 (no torch probe) and the `NAME=VALUE` settings of `Env`.
 ToolResult runProgram(std::vector<std::string> Argv, const std::vector<std::string> &Env = {});
 
-/// Runs `opmig Args...` like `runProgram`, with a cache directory private to
-/// the test process, or the one ctest gives the tests that share it.
+/// Runs `opmig Args...` like `runProgram`; an `analyze` or `migrate` that
+/// names no cache gets the suite's shared analysis cache.
 ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std::string> &Env = {});
 
 /// `-- -isystem <stub torch/pybind headers>`: what every fixture needs.
