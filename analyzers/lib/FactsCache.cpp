@@ -2,6 +2,7 @@
 
 #include "nlohmann/json.hpp"
 #include "opmig/support/JsonText.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -65,24 +66,6 @@ FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree)
 /// How entries name the tree's root: a copy of the tree at another path (a
 /// second checkout, a sandbox) reads the entries that the first one wrote.
 static constexpr llvm::StringLiteral RootMark = "<opmig-tree-root>";
-
-/// `Text` with `From` replaced by `To` where `From` is a whole path or the
-/// start of one: followed by `/`, a quote, a NUL or the end.
-static std::string replacePathPrefix(llvm::StringRef Text, llvm::StringRef From,
-                                     llvm::StringRef To) {
-  static constexpr llvm::StringRef Ends("/\"\0", 3);
-  std::string Out;
-  size_t Done = 0;
-  for (size_t At = From.empty() ? Text.npos : Text.find(From); At != Text.npos;
-       At = Text.find(From, At + 1)) {
-    size_t After = At + From.size();
-    if (At < Done || (After < Text.size() && !Ends.contains(Text[After])))
-      continue;
-    Out.append(Text.slice(Done, At).str()).append(To.str());
-    Done = After;
-  }
-  return Out.append(Text.drop_front(Done).str());
-}
 
 std::string FactsCache::portable(llvm::StringRef Key) const {
   return replacePathPrefix(Key, Tree.Root, RootMark);

@@ -3,6 +3,7 @@
 #include "opmig/support/ObjectCache.h"
 
 #include "opmig/support/Hashing.h"
+#include "opmig/support/Paths.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,14 +21,6 @@ namespace {
 constexpr const char *KeyFormat = "opmig.object/2";
 constexpr llvm::StringLiteral RootMark = "<root>";
 constexpr llvm::StringLiteral InputsFile = "inputs";
-
-std::string replaceAll(std::string Text, llvm::StringRef From, llvm::StringRef To) {
-  if (From.empty())
-    return Text;
-  for (size_t At = Text.find(From); At != std::string::npos; At = Text.find(From, At + To.size()))
-    Text.replace(At, From.size(), To.str());
-  return Text;
-}
 
 bool isUnder(llvm::StringRef Path, llvm::StringRef Root) {
   return Path.size() > Root.size() + 1 && Path.starts_with(Root) && Path[Root.size()] == '/';
@@ -129,7 +122,7 @@ std::string ObjectCache::entryDir(const ObjectCompile &C) const {
   if (!C.Command.empty())
     Key += '\0' + statOf(C.Command.front());
   for (const std::string &Arg : C.Command)
-    Key += '\0' + replaceAll(replaceAll(Arg, C.Object, "<object>"), C.Root, RootMark);
+    Key += '\0' + replacePathPrefix(replacePathPrefix(Arg, C.Object, "<object>"), C.Root, RootMark);
   return Dir + "/" + sha256Hex(Key).substr(0, 24);
 }
 

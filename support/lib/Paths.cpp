@@ -16,6 +16,21 @@ bool isBelow(llvm::StringRef Path, llvm::StringRef Dir) {
   return Path.size() > Dir.size() && isWithin(Path, Dir);
 }
 
+std::string replacePathPrefix(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To) {
+  static constexpr llvm::StringRef Ends("/\"\0", 3);
+  std::string Out;
+  size_t Done = 0;
+  for (size_t At = From.empty() ? Text.npos : Text.find(From); At != Text.npos;
+       At = Text.find(From, At + 1)) {
+    size_t After = At + From.size();
+    if (At < Done || (After < Text.size() && !Ends.contains(Text[After])))
+      continue;
+    Out.append(Text.slice(Done, At).str()).append(To.str());
+    Done = After;
+  }
+  return Out.append(Text.drop_front(Done).str());
+}
+
 bool isContainedRelativePath(llvm::StringRef Path) {
   if (Path.empty() || llvm::sys::path::is_absolute(Path) || Path.contains('\\'))
     return false;

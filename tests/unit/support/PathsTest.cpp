@@ -36,5 +36,14 @@ TEST(PathsTest, AbsolutePathsLoseDotsAndKeepTheirDirectory) {
   EXPECT_EQ(absolutePath("/x/./y", "/srv"), "/x/y");
 }
 
+TEST(PathsTest, ReplacePathPrefixTakesWholePathsOnly) {
+  EXPECT_EQ(replacePathPrefix("-I/a/b/include", "/a/b", "<root>"), "-I<root>/include");
+  EXPECT_EQ(replacePathPrefix("/a/bc/x.h /a/b", "/a/b", "<root>"), "/a/bc/x.h <root>");
+  EXPECT_EQ(replacePathPrefix("{\"f\":\"/a/b\"}", "/a/b", "<root>"), "{\"f\":\"<root>\"}");
+  EXPECT_EQ(replacePathPrefix(llvm::StringRef("x\0/a/b\0y", 8), "/a/b", "R"),
+            std::string("x\0R\0y", 5));
+  EXPECT_EQ(replacePathPrefix("/a/b", "", "R"), "/a/b");
+}
+
 } // namespace
 } // namespace opmig

@@ -27,6 +27,12 @@ bool isBelow(llvm::StringRef Path, llvm::StringRef Dir);
 /// manifest or a config may name inside a tree.
 bool isContainedRelativePath(llvm::StringRef Path);
 
+/// `Text` with each `From` that is a whole path, or the start of one,
+/// replaced by `To`: an occurrence counts when a `/`, a quote, a NUL or the
+/// end follows it, so `/a/b` never matches inside `/a/bc`. How caches write
+/// a tree's root as a placeholder, in keys and in JSON alike.
+std::string replacePathPrefix(llvm::StringRef Text, llvm::StringRef From, llvm::StringRef To);
+
 /// `Path` made absolute against `Directory` and stripped of `.` and `..`.
 std::string absolutePath(llvm::StringRef Path, llvm::StringRef Directory);
 
