@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace opmig::test {
 namespace {
@@ -308,6 +309,59 @@ TEST_F(MigrateSafetyTest, AVeomniTargetWithoutItsArchitectureNoteIsToldOrBootstr
                        "    └── cuda_rms_norm/  CUDA kernels of `rms_norm`, migrated from "
                        "example.org/sample_veomni (JIT-built) <!-- opmig "
                        "cuda_rms_norm:architecture-tree -->\n"));
+}
+
+/// A VeOmni repository that has little more than its package, in three
+/// shapes: --bootstrap completes each (the files the convention names, and
+/// the registration functions `veomni/ops/__init__.py` lacks, next to what it
+/// already holds), leaving valid Python; without it, every gap is named.
+TEST_F(MigrateSafetyTest, ABareVeomniRepositoryIsBootstrappedWhole) {
+  struct Shape {
+    std::string Name;
+    std::map<std::string, std::string> Files; ///< Written after the package is emptied.
+    std::vector<std::string> OpsInitHas;      ///< Text the bootstrapped ops/__init__.py keeps.
+  };
+  const std::vector<Shape> Shapes = {
+      {"no ops package", {{"veomni/__init__.py", ""}}, {}},
+      {"an empty ops package", {{"veomni/__init__.py", ""}, {"veomni/ops/__init__.py", ""}}, {}},
+      {"ops registered in a tuple, no patch functions",
+       {{"veomni/__init__.py", ""},
+        {"veomni/ops/__init__.py", "import os\n\n__all__ = (\n    \"existing_op\",\n)\n"},
+        {"veomni/utils/import_utils.py", "def is_torch_npu_available():\n    return False\n"}},
+       {"import os\n", "__all__ = (\n    \"existing_op\",\n"}}};
+  for (const Shape &S : Shapes) {
+    SCOPED_TRACE(S.Name);
+    MigrationCase Veomni{"bare_veomni", "samples/upstream",
+                         {"rms_norm"},  "tests/fixtures/targets/veomni_like",
+                         "veomni",      "cuda_rms_norm"};
+    MigrationSandbox Box(Veomni);
+    fs::remove_all(Box.Target);
+    for (const auto &[Path, Text] : S.Files)
+      writeFile(Box.Target + "/" + Path, Text);
+    ToolResult Told = runOpmig(migrateArgs(Veomni, Box));
+    EXPECT_EQ(Told.ExitCode, 2) << Told.Stdout << Told.Stderr;
+    EXPECT_TRUE(contains(Told.Stderr, "docs/design/kernel_selection.md is missing; bootstrapping "
+                                      "(--bootstrap) creates it"))
+        << Told.Stderr;
+
+    ToolResult Done = runOpmig(migrateArgs(Veomni, Box, {"--bootstrap"}));
+    ASSERT_EQ(Done.ExitCode, 0) << Done.Stdout << Done.Stderr;
+    std::string OpsInit = readFile(Box.Target + "/veomni/ops/__init__.py");
+    for (const std::string &Kept : S.OpsInitHas)
+      EXPECT_TRUE(contains(OpsInit, Kept)) << OpsInit;
+    for (const char *Registered :
+         {"from . import cuda_rms_norm\n", "    \"rms_norm\",\n", "def build_ALL_OPS():\n",
+          "        (\"_rms_norm\", cuda_rms_norm._rms_norm),\n", "def apply_ops_patch():\n",
+          "    cuda_rms_norm.apply_veomni_cuda_rms_norm_patch()\n"})
+      EXPECT_TRUE(contains(OpsInit, Registered)) << Registered << "\n" << OpsInit;
+    ToolResult Parsed = runProgram({"/usr/bin/env", "python3", "-c",
+                                    "import ast, sys; ast.parse(open(sys.argv[1]).read())",
+                                    Box.Target + "/veomni/ops/__init__.py"});
+    EXPECT_EQ(Parsed.ExitCode, 0) << Parsed.Stderr << OpsInit;
+    EXPECT_TRUE(contains(readFile(Box.Target + "/docs/design/kernel_selection.md"),
+                         "| `rms_norm` | `cuda_rms_norm/` | import |"));
+    EXPECT_TRUE(fs::exists(Box.Target + "/veomni/utils/import_utils.py"));
+  }
 }
 
 TEST_F(MigrateSafetyTest, KernelLevelEntryNamesItsTorchFacingCaller) {
