@@ -10,12 +10,14 @@ peak memory of each stage. bench/README.md ("The corpus") documents it.
 
     python3 bench/corpus_run.py --mirrors DIR            # every operator, every profile
     python3 bench/corpus_run.py --only marlin-mul --profiles generic --json table.json
-    python3 bench/corpus_run.py --smoke                  # the operators marked smoke (CI)
+    python3 bench/corpus_run.py --smoke --expect fake    # the operators marked smoke (CI)
 
 Sources come from --mirrors (a folder of git repositories named <owner>+<name>, bare or not,
 or <owner>+<name>/repo), else are cloned from their URL into --cache; an operator with a
 `path` is a folder of this repository. Exit status: 0 when every row ran (whatever stage it
-reached), 1 when a row could not be run at all (its source missing), 2 for bad arguments.
+reached; with --expect, when every row reached that stage with no hand input), 1 otherwise or
+when a row could not be run at all (its source missing), 2 for bad arguments, and 77 (skipped)
+with --expect on a machine without the pinned torch or nvcc.
 """
 
 import argparse
@@ -37,6 +39,7 @@ PROFILES = ("generic", "cache-dit", "veomni")
 STAGES = ("analyze", "migrate", "compile check", "build", "import", "api", "fake")
 CPU_LAYERS = ("build", "import", "api", "fake")
 TODO = "TODO"
+SKIP = 77  # ctest's skip code (SKIP_RETURN_CODE)
 
 
 def pinned_torch_dir():
@@ -45,6 +48,16 @@ def pinned_torch_dir():
     version = (REPO / "scripts" / "torch-version").read_text().strip()
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
     return cache / "opmig" / f"torch-{version}-full"
+
+
+def missing_tools():
+    """What this machine lacks to run a row to the end, or None."""
+    if not (pinned_torch_dir() / "torch" / "version.py").is_file():
+        return f"no torch in {pinned_torch_dir()} (bash scripts/install-deps.sh installs it)"
+    cuda = Path(os.environ.get("CUDA_HOME", "/usr/local/cuda"))
+    if not (cuda / "bin" / "nvcc").is_file() and not shutil.which("nvcc"):
+        return f"no nvcc in {cuda}/bin or on PATH"
+    return None
 
 
 # --- running a stage ----------------------------------------------------------------------
@@ -453,7 +466,12 @@ def print_table(rows, out):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--corpus", default=CORPUS, type=Path)
-    parser.add_argument("--mirrors", type=Path, help="folder of git mirrors, <owner>+<name>")
+    parser.add_argument(
+        "--mirrors",
+        type=Path,
+        default=os.environ.get("OPMIG_CORPUS_MIRRORS") or None,
+        help="folder of git mirrors, <owner>+<name> (default: $OPMIG_CORPUS_MIRRORS)",
+    )
     parser.add_argument(
         "--cache",
         type=Path,
@@ -467,10 +485,18 @@ def main(argv=None):
     parser.add_argument("--timeout", type=float, default=1800, help="seconds per stage")
     parser.add_argument("--work", type=Path, help="keep the trees here (default: a temp dir)")
     parser.add_argument("--json", type=Path, help="also write the table as JSON")
+    parser.add_argument(
+        "--expect",
+        choices=STAGES,
+        help="exit 1 unless every row reaches this stage with no hand input (the ctest smoke)",
+    )
     args = parser.parse_args(argv)
     if not args.opmig.is_file():
         parser.error(f"no opmig at {args.opmig}: build it (bash scripts/build.sh) or give --opmig")
     ops = load_corpus(args.corpus, args.only, args.smoke)
+    if args.expect and (missing := missing_tools()):
+        print(f"skipped: {missing}: the corpus runs opmig as a user with torch and nvcc would")
+        return SKIP
     args.cache.mkdir(parents=True, exist_ok=True)
     work = args.work or Path(tempfile.mkdtemp(prefix="opmig-corpus-"))
     work.mkdir(parents=True, exist_ok=True)
@@ -519,7 +545,19 @@ def main(argv=None):
         )
     if not args.work:
         shutil.rmtree(work, ignore_errors=True)
+    if args.expect:
+        short = [r for r in rows if not reaches(r, args.expect) or r.hand_input]
+        for row in short:
+            print(
+                f"expected {row.op['name']} [{row.profile}] to reach {args.expect} with no hand "
+                f"input; it reached {row.reached or 'nothing'}"
+            )
+        return 1 if short or missing else 0
     return 1 if missing else 0
+
+
+def reaches(row, stage):
+    return row.reached is not None and STAGES.index(row.reached) >= STAGES.index(stage)
 
 
 if __name__ == "__main__":

@@ -2,7 +2,8 @@
 # Installs missing system packages, builds, and runs the whole test suite.
 # Exits with ctest's exit code, after ctest's summary and the tests' wall time.
 #
-#   bash scripts/test.sh               every tier this machine can run
+#   bash scripts/test.sh               every tier this machine can run, but the corpus (label
+#                                      corpus: real upstreams, hours; bench/README.md)
 #   bash scripts/test.sh --fast        the fast tier: no torch, nvcc, slow or gpu test
 #   bash scripts/test.sh --times FILE  also write ctest's JUnit (per-test times) to FILE,
 #                                      for bench/suite_times.py
@@ -13,9 +14,11 @@ cd "$(dirname "$0")/.."
 source scripts/common.sh
 
 ctest_args=(--test-dir "$BUILD_DIR" --output-on-failure -j"$JOBS" --no-tests=error)
+# The corpus of real operators (label corpus) fetches upstreams and takes hours: never here.
+excluded='corpus'
 while [[ $# -gt 0 ]]; do
   case "$1" in
-    --fast) ctest_args+=(--label-exclude '^(torch|nvcc|slow|gpu)$') ;;
+    --fast) excluded='torch|nvcc|slow|gpu|corpus' ;;
     --times)
       [[ $# -ge 2 ]] || die "--times needs a file name"
       ctest_args+=(--output-junit "$(realpath -m "$2")")
@@ -25,6 +28,8 @@ while [[ $# -gt 0 ]]; do
   esac
   shift
 done
+
+ctest_args+=(--label-exclude "^($excluded)\$")
 
 bash scripts/build.sh
 
