@@ -292,6 +292,9 @@ def run_row(op, profile, source, work, args, env, progress):
         progress(f"{op['name']} [{profile}]: {name}")
         s = run_stage(name, argv, env, args.timeout)
         row.stages[name] = s.figures()
+        # Kept beside the row, for whoever reads why it stopped.
+        (work / f"{name}.out").write_text(s.out)
+        (work / f"{name}.err").write_text(s.err)
         return s
 
     analyzed = stage("analyze", [opmig, "analyze", *source_args, "--format", "json"])

@@ -75,6 +75,17 @@ std::vector<std::string> closureIncludeDirs(const analyze::AnalysisResult &Analy
   return Dirs;
 }
 
+/// Whether the closure includes what needs Python's headers to compile:
+/// `torch/extension.h` and `torch/python.h` (pybind11 under them), pybind11
+/// itself or `Python.h`, as a TU kept after its pybind module was left out.
+bool needsPythonHeaders(const analyze::AnalysisResult &Analysis) {
+  return llvm::any_of(Analysis.External, [](const analyze::ExternalInclude &Include) {
+    StringRef Spelling = Include.Spelling;
+    return Spelling == "torch/extension.h" || Spelling == "torch/python.h" ||
+           Spelling == "Python.h" || Spelling.starts_with("pybind11/");
+  });
+}
+
 } // namespace
 
 std::vector<ThirdPartyDependency> thirdPartyDependencies(const analyze::AnalysisResult &Analysis,
@@ -134,7 +145,8 @@ json buildFlagsContext(const analyze::AnalysisResult &Analysis, const MigrationP
           {"third_party", Parties},
           {"third_party_include_dirs", IncludeDirs},
           {"third_party_include_dirs_in_native_dir", InNativeDir},
-          {"third_party_headers", Headers}};
+          {"third_party_headers", Headers},
+          {"python_headers", needsPythonHeaders(Analysis)}};
 }
 
 BuildRecord buildRecord(const analyze::AnalysisResult &Analysis, const MigrationPlan &Plan,

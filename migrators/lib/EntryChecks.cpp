@@ -5,6 +5,9 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Basic/Builtins.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <utility>
 
 namespace opmig::migrate {
 
@@ -39,9 +42,13 @@ const Expr *withoutExpect(const Expr *E) {
   return E;
 }
 
+/// How many helpers deep checks are followed (`check_inputs` calling
+/// `check_shape`): deeper is rarer than a recursion.
+constexpr unsigned MaxHelperDepth = 4;
+
 class Collector {
 public:
-  explicit Collector(EntryChecks &Out) : Out(Out) {}
+  Collector(EntryChecks &Out, const FollowCall &Follow) : Out(Out), Follow(Follow) {}
 
   void statement(const Stmt *S) {
     if (!S)
@@ -55,11 +62,11 @@ public:
     } else if (const auto *If = dyn_cast<IfStmt>(S)) {
       check(*If);
     } else if (const auto *Switch = dyn_cast<SwitchStmt>(S)) {
-      Out.Switches.push_back(Switch);
+      Out.Switches.push_back({Switch, Frame});
     } else if (const auto *Decls = dyn_cast<DeclStmt>(S)) {
       for (const Decl *D : Decls->decls())
         if (const auto *Var = dyn_cast<VarDecl>(D)) {
-          Out.Locals.push_back(Var);
+          Out.Locals.push_back({Var, Frame});
           if (Var->getInit())
             calledLambdas(Var->getInit());
         }
@@ -73,6 +80,9 @@ public:
 
 private:
   EntryChecks &Out;
+  const FollowCall &Follow;
+  std::vector<const FunctionDecl *> Helpers; ///< Being followed, outermost first.
+  const CallFrame *Frame = nullptr;          ///< The innermost of them.
 
   bool isFalse(const Expr *Cond) const {
     const auto *Literal = dyn_cast<CXXBoolLiteralExpr>(Cond->IgnoreParenImpCasts());
@@ -85,9 +95,9 @@ private:
       return;
     const Expr *Cond = withoutExpect(If.getCond());
     if (const auto *Not = dyn_cast<UnaryOperator>(Cond); Not && Not->getOpcode() == UO_LNot)
-      Out.Requirements.push_back({Not->getSubExpr()->IgnoreParenImpCasts(), false, &If});
+      Out.Requirements.push_back({Not->getSubExpr()->IgnoreParenImpCasts(), false, &If, Frame});
     else
-      Out.Requirements.push_back({Cond, true, &If});
+      Out.Requirements.push_back({Cond, true, &If, Frame});
   }
 
   /// Lambdas called where they are written (`[&] { ... }()`, the shape of
@@ -99,24 +109,64 @@ private:
     if (const auto *Logical = dyn_cast<BinaryOperator>(S); Logical && Logical->isLogicalOp())
       return calledLambdas(Logical->getLHS());
     if (const auto *Call = dyn_cast<CXXOperatorCallExpr>(S);
-        Call && Call->getOperator() == OO_Call && Call->getNumArgs() >= 1)
+        Call && Call->getOperator() == OO_Call && Call->getNumArgs() >= 1) {
       if (const auto *Lambda = dyn_cast<LambdaExpr>(Call->getArg(0)->IgnoreImplicit())) {
         statement(Lambda->getBody());
         for (unsigned I = 1; I < Call->getNumArgs(); ++I)
           calledLambdas(Call->getArg(I));
         return;
       }
+      if (const LambdaExpr *Named = namedLambda(Call->getArg(0)))
+        return follow(*Named->getCallOperator(), *Call, /*FirstArgument=*/1);
+    }
     for (const Stmt *Child : S->children())
       calledLambdas(Child);
+    if (const auto *Call = dyn_cast<CallExpr>(S))
+      helper(*Call);
+  }
+
+  /// The lambda a local of the body holds (`auto check = [&](...) {...};`).
+  static const LambdaExpr *namedLambda(const Expr *Callee) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(Callee->IgnoreImplicit()->IgnoreParenCasts());
+    const auto *Var = Ref ? dyn_cast<VarDecl>(Ref->getDecl()) : nullptr;
+    if (!Var || !Var->hasLocalStorage() || !Var->getInit())
+      return nullptr;
+    return dyn_cast<LambdaExpr>(Var->getInit()->IgnoreImplicit());
+  }
+
+  /// A free function of the tree's own, called with the statement.
+  void helper(const CallExpr &Call) {
+    const FunctionDecl *Callee = Call.getDirectCallee();
+    const FunctionDecl *Definition = nullptr;
+    if (Follow && Callee && !isa<CXXMethodDecl>(Callee) && Callee->hasBody(Definition))
+      follow(*Definition, Call, 0);
+  }
+
+  /// The checks of a called helper or lambda are the caller's: its
+  /// parameters are bound to the call's arguments from `FirstArgument` on.
+  void follow(const FunctionDecl &Definition, const CallExpr &Call, unsigned FirstArgument) {
+    if (!Follow || Helpers.size() >= MaxHelperDepth || llvm::is_contained(Helpers, &Definition) ||
+        !Follow(Definition) || !Definition.hasBody())
+      return;
+    CallFrame &Callee = Out.Frames.emplace_back();
+    Callee.Caller = Frame;
+    for (unsigned I = 0; I < Definition.getNumParams() && FirstArgument + I < Call.getNumArgs();
+         ++I)
+      Callee.Arguments[Definition.getParamDecl(I)] = Call.getArg(FirstArgument + I);
+    Helpers.push_back(&Definition);
+    const CallFrame *Outer = std::exchange(Frame, &Callee);
+    statement(Definition.getBody());
+    Frame = Outer;
+    Helpers.pop_back();
   }
 };
 
 } // namespace
 
-EntryChecks findEntryChecks(const FunctionDecl &Function) {
+EntryChecks findEntryChecks(const FunctionDecl &Function, const FollowCall &Follow) {
   EntryChecks Out;
   if (Function.hasBody())
-    Collector(Out).statement(Function.getBody());
+    Collector(Out, Follow).statement(Function.getBody());
   return Out;
 }
 

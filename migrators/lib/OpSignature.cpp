@@ -251,10 +251,16 @@ public:
                     llvm::Error &Err, const SourceManager &SM)
       : Jobs(Jobs), Out(Out), Err(Err), SM(SM) {}
 
-  /// Only the main file's bodies are read; skipping the others' saves most
-  /// of a parse against the real torch headers.
+  /// Only the tree's own bodies are read (the entry's, and its helpers'
+  /// whose checks the spec follows); skipping torch's saves most of a parse
+  /// against the real headers.
   bool shouldSkipFunctionBody(Decl *D) override {
-    return !SM.isInMainFile(SM.getExpansionLoc(D->getLocation()));
+    SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
+    if (SM.isInMainFile(Loc))
+      return false;
+    if (Jobs.empty() || Jobs.front().SourceRoot.empty())
+      return true;
+    return !SM.getFilename(Loc).starts_with(Jobs.front().SourceRoot + "/");
   }
 
   /// The declarations this parse read itself: with a preamble, walking the

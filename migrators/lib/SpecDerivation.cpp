@@ -105,14 +105,22 @@ public:
         Params(Request.Function->getNumParams()) {}
 
   void run(SpecOp &Op) {
-    EntryChecks Checks = findEntryChecks(Function);
-    for (const VarDecl *Local : Checks.Locals)
-      if (std::optional<SizeTerm> Term = localSize(Local))
+    EntryChecks Checks = findEntryChecks(
+        Function, [this](const FunctionDecl &Helper) { return inTree(Helper.getLocation()); });
+    for (const InFrame<VarDecl> &Local : Checks.Locals) {
+      Frame = Local.Frame;
+      if (std::optional<SizeTerm> Term = localSize(Local.Node))
         Aliases.push_back(*Term);
-    for (const SwitchStmt *Switch : Checks.Switches)
-      dispatch(*Switch);
-    for (const Requirement &R : Checks.Requirements)
+    }
+    for (const InFrame<SwitchStmt> &Switch : Checks.Switches) {
+      Frame = Switch.Frame;
+      dispatch(*Switch.Node);
+    }
+    for (const Requirement &R : Checks.Requirements) {
+      Frame = R.Frame;
       require(R.Condition, R.Negated, where(R.Check));
+    }
+    Frame = nullptr;
     applyDims();
     fill(Op);
   }
@@ -132,8 +140,14 @@ private:
     std::string DtypesAt;
     std::string SameDtypeAt; ///< The first check tying its dtype to another's.
     std::string ContiguousAt, CudaAt;
+    /// Compared whole with another tensor's shape, which tells no rank:
+    /// any shape, the other's (`["..."]` on both).
+    std::string AnyShapeAt;
   };
   std::vector<ParamFacts> Params;
+  /// The helper call the check being read was written in (none: the
+  /// entry's body): its parameters name the arguments of that call.
+  const CallFrame *Frame = nullptr;
   std::vector<SizeTerm> Aliases;
   std::vector<std::pair<PendingEqual, std::string>> Equal;
   struct FixedSize {
@@ -143,6 +157,12 @@ private:
   };
   std::vector<FixedSize> Fixed;
   std::vector<std::pair<unsigned, unsigned>> SameDtype;
+  /// `a.sizes() == b.sizes()`, `a.is_same_size(b)`: one shape, dim by dim.
+  struct SameShapePair {
+    unsigned A = 0, B = 0;
+    std::string At;
+  };
+  std::vector<SameShapePair> SameShape;
   std::vector<PendingConstraint> Constraints;
 
   // Dims after applyDims(): a union-find over (parameter, index).
@@ -169,11 +189,28 @@ private:
            std::to_string(SM.getExpansionColumnNumber(Loc));
   }
 
-  /// The index of a tensor parameter `E` names.
-  std::optional<unsigned> tensorParam(const Expr *E) const {
+  /// Whether `Loc` is in the upstream tree (a helper of its own), not in
+  /// torch's or the toolkit's headers.
+  bool inTree(SourceLocation Loc) const {
+    const SourceManager &SM = Ctx.getSourceManager();
+    llvm::StringRef File = SM.getFilename(SM.getExpansionLoc(Loc));
+    return !Request.SourceRoot.empty() && File.starts_with(Request.SourceRoot + "/");
+  }
+
+  /// The index of a tensor parameter `E` names: the entry's own, or a
+  /// followed helper's bound to one.
+  std::optional<unsigned> tensorParam(const Expr *E) const { return tensorParam(E, Frame); }
+
+  std::optional<unsigned> tensorParam(const Expr *E, const CallFrame *In) const {
     const auto *Ref = dyn_cast<DeclRefExpr>(strip(E));
     const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-    if (!Param || Param->getDeclContext() != &Function)
+    if (Param && Param->getDeclContext() != &Function) {
+      for (; In; In = In->Caller)
+        if (auto Bound = In->Arguments.find(Param); Bound != In->Arguments.end())
+          return tensorParam(Bound->second, In->Caller);
+      return std::nullopt;
+    }
+    if (!Param)
       return std::nullopt;
     unsigned Index = Param->getFunctionScopeIndex();
     if (Index >= Request.Signature->Params.size() ||
@@ -456,6 +493,12 @@ private:
     const Expr *Object = Negated ? nullptr : methodObject(E, Method);
     if (!Object)
       return;
+    if (Method == "is_same_size" || Method == "equals") {
+      const auto *Call = cast<CXXMemberCallExpr>(strip(E));
+      if (Call->getNumArgs() == 1)
+        sameShape(Object, Call->getArg(0), Method == "equals", At);
+      return;
+    }
     if (const Expr *Tensor = methodObject(Object, Inner); Tensor && Inner == "device")
       Object = Tensor;
     std::optional<unsigned> Param = tensorParam(Object);
@@ -550,6 +593,8 @@ private:
       Op = negate(Op);
     if (Op == BO_EQ && dtypeSame(L, R, At))
       return;
+    if (Op == BO_EQ && (sameShape(L, R, /*Sizes=*/true, At) || deviceIsCuda(L, R, At)))
+      return;
     if (Op == BO_EQ)
       if (std::optional<std::pair<unsigned, std::string>> Is = dtypeIs(L, R))
         return setDtypes(Is->first, {Is->second}, At);
@@ -582,6 +627,41 @@ private:
       if (Params[Param].SameDtypeAt.empty())
         Params[Param].SameDtypeAt = At;
     return true;
+  }
+
+  /// Two whole shapes compared: `a.sizes()` with `b.sizes()` (`Sizes`), or
+  /// the tensors themselves (`a.is_same_size(b)`).
+  bool sameShape(const Expr *L, const Expr *R, bool Sizes, const std::string &At) {
+    if (Sizes) {
+      L = sizesObject(L);
+      R = sizesObject(R);
+    }
+    std::optional<unsigned> A = L ? tensorParam(L) : std::nullopt;
+    std::optional<unsigned> B = R ? tensorParam(R) : std::nullopt;
+    if (!A || !B || *A == *B)
+      return false;
+    SameShape.push_back({*A, *B, At});
+    return true;
+  }
+
+  /// `x.device().type() == at::kCUDA` (or `DeviceType::CUDA`), either way.
+  bool deviceIsCuda(const Expr *L, const Expr *R, const std::string &At) {
+    for (int Turn = 0; Turn < 2; ++Turn, std::swap(L, R)) {
+      llvm::StringRef Method, Inner;
+      const Expr *Device = methodObject(L, Method);
+      const Expr *Tensor = Device && Method == "type" ? methodObject(Device, Inner) : nullptr;
+      std::optional<unsigned> Param =
+          Tensor && Inner == "device" ? tensorParam(Tensor) : std::nullopt;
+      const auto *Ref = dyn_cast<DeclRefExpr>(strip(R));
+      llvm::StringRef Name =
+          Ref && Ref->getDecl()->getIdentifier() ? Ref->getDecl()->getName() : "";
+      if (Param && (Name == "CUDA" || Name == "kCUDA")) {
+        if (Params[*Param].CudaAt.empty())
+          Params[*Param].CudaAt = At;
+        return true;
+      }
+    }
+    return false;
   }
 
   bool rank(const Expr *L, const Expr *R, const std::string &At) {
@@ -677,7 +757,52 @@ private:
     }
   }
 
+  /// A tensor whose shape is another's gets its rank; then their dims are
+  /// equal one by one.
+  void shareRanks() {
+    for (bool Grew = true; Grew;) {
+      Grew = false;
+      for (const SameShapePair &Pair : SameShape)
+        for (auto [From, To] : {std::pair{Pair.A, Pair.B}, std::pair{Pair.B, Pair.A}})
+          if (Params[From].Rank && !Params[To].Rank) {
+            Params[To].Rank = Params[From].Rank;
+            Params[To].RankAt = Pair.At;
+            Grew = true;
+          }
+    }
+    for (const SameShapePair &Pair : SameShape)
+      if (Params[Pair.A].Rank && Params[Pair.A].Rank == Params[Pair.B].Rank)
+        for (int64_t D = 0; D < *Params[Pair.A].Rank; ++D)
+          Equal.push_back({{{Pair.A, D, ""}, {Pair.B, D, ""}}, Pair.At});
+  }
+
+  /// Without a rank, the dims either one's checks reach from the end are
+  /// both's; with none, both are any shape, the same.
+  void shareTrailingDims() {
+    for (const SameShapePair &Pair : SameShape) {
+      if (Params[Pair.A].Rank || Params[Pair.B].Rank)
+        continue;
+      int64_t Count = 0;
+      for (unsigned Param : {Pair.A, Pair.B}) {
+        auto It = Reaches.find(Param);
+        Count = std::max(
+            {Count, It == Reaches.end() ? 0 : It->second.Back, Params[Param].MinRank.value_or(0)});
+      }
+      for (int64_t K = 1; K <= Count; ++K) {
+        SizeTerm A{Pair.A, -K, ""}, B{Pair.B, -K, ""};
+        reach(A, Pair.At);
+        reach(B, Pair.At);
+        Equal.push_back({{A, B}, Pair.At});
+      }
+      if (Count == 0)
+        for (unsigned Param : {Pair.A, Pair.B})
+          if (Params[Param].AnyShapeAt.empty())
+            Params[Param].AnyShapeAt = Pair.At;
+    }
+  }
+
   void applyDims() {
+    shareRanks();
     for (const auto &[Pair, At] : Equal) {
       reach(Pair.A, At);
       reach(Pair.B, At);
@@ -688,6 +813,7 @@ private:
       reach(C.Left, C.At);
       reach(C.Right, C.At);
     }
+    shareTrailingDims();
     for (const auto &[Pair, At] : Equal)
       if (std::optional<Slot> A = slot(Pair.A))
         if (std::optional<Slot> B = slot(Pair.B))
@@ -791,6 +917,8 @@ private:
         In.Shape = Sourced<std::vector<std::string>>::code(std::move(Shape), P.RankAt);
       } else if (auto Trailing = trailingShape(static_cast<unsigned>(I))) {
         In.Shape = std::move(*Trailing);
+      } else if (!P.AnyShapeAt.empty()) {
+        In.Shape = Sourced<std::vector<std::string>>::code({LeadingDims}, P.AnyShapeAt);
       }
       if (P.Dtypes && !P.Dtypes->empty())
         In.Dtypes = Sourced<DtypeSet>::code({*P.Dtypes, ""}, P.DtypesAt);

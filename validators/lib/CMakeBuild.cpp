@@ -42,6 +42,10 @@ std::vector<std::string> configureCommand(const LayerContext &Ctx, const BuildPl
                                       "-DCMAKE_PREFIX_PATH=" + torchCMakePrefix(Ctx),
                                       "-DCMAKE_CUDA_COMPILER=" + Ctx.Nvcc,
                                       "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"};
+  // The Python torch runs in, for a project that asks for Python's headers.
+  if (!Ctx.Toolchain.Python.empty())
+    if (llvm::ErrorOr<std::string> Python = llvm::sys::findProgramByName(Ctx.Toolchain.Python))
+      Command.push_back("-DPython3_EXECUTABLE=" + *Python);
   if (llvm::sys::findProgramByName("ninja"))
     Command.insert(Command.begin() + 1, {"-G", "Ninja"});
   return Command;

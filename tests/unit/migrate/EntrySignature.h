@@ -15,6 +15,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
@@ -64,6 +65,14 @@ protected:
       return {};
     }
     return Sigs->front();
+  }
+
+  /// Writes `Text` as `Path` under the root, for `derive`'s source to include.
+  void writeTreeFile(const std::string &Path, const std::string &Text) {
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Root + "/" + Path));
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Root + "/" + Path, EC);
+    OS << Text;
   }
 
   std::string Root;

@@ -156,6 +156,27 @@ const DerivationCase Cases[] = {
     {"SizesEqualAListInABranchIsNotDerived", "const at::Tensor &x, bool flat",
      "  if (flat) {\n    TORCH_CHECK(x.sizes() == at::IntArrayRef({2, 3}));\n  }\n",
      "x: shape ?, dtypes ?\n"},
+    // Whole shapes compared: one tensor's shape is the other's.
+    {"SizesEqualSizesSharesTheRank", XW,
+     "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(w.sizes() == x.sizes());\n",
+     "x: shape [x_0, x_1], dtypes ?\nw: shape [x_0, x_1], dtypes ?\n"},
+    {"SizesEqualSizesWithoutARankIsAnyShapeTheSame", XW, "  TORCH_CHECK(x.sizes() == w.sizes());\n",
+     "x: shape [...], dtypes ?\nw: shape [...], dtypes ?\n"},
+    {"SizesEqualSizesSharesTheTrailingDims", XW,
+     "  TORCH_CHECK(x.size(-1) % 8 == 0);\n  TORCH_CHECK(x.sizes() == w.sizes());\n",
+     "x: shape [..., x_last], dtypes ?\nw: shape [..., x_last], dtypes ?\n"
+     "constraint: x_last % 8 == 0\n"},
+    {"IsSameSizeTakesTheOthersRank", XW,
+     "  TORCH_CHECK(w.dim() == 3);\n  TORCH_CHECK(x.is_same_size(w), \"shape\");\n",
+     "x: shape [x_0, x_1, x_2], dtypes ?\nw: shape [x_0, x_1, x_2], dtypes ?\n"},
+    {"SizesEquals", XW,
+     "  TORCH_CHECK(x.dim() == 1);\n  TORCH_CHECK(x.sizes().equals(w.sizes()));\n",
+     "x: shape [x_0], dtypes ?\nw: shape [x_0], dtypes ?\n"},
+    {"SizesDifferIsNotDerived", XW, "  TORCH_CHECK(x.sizes() != w.sizes());\n",
+     "x: shape ?, dtypes ?\nw: shape ?, dtypes ?\n"},
+    {"SizesEqualSizesInABranchIsNotDerived", "const at::Tensor &x, const at::Tensor &w, bool b",
+     "  if (b) {\n    TORCH_CHECK(x.sizes() == w.sizes());\n  }\n",
+     "x: shape ?, dtypes ?\nw: shape ?, dtypes ?\n"},
     // Constraints.
     {"Alignment", "const at::Tensor &x",
      "  TORCH_CHECK(x.dim() == 2);\n  TORCH_CHECK(x.size(-1) % 8 == 0, \"align\");\n",
@@ -241,6 +262,12 @@ const DerivationCase Cases[] = {
      "x: shape ?, dtypes ?, contiguous, cuda\n"},
     {"DeviceIsCuda", "const at::Tensor &x", "  TORCH_CHECK(x.device().is_cuda());\n",
      "x: shape ?, dtypes ?, cuda\n"},
+    {"DeviceTypeIsCuda", "const at::Tensor &x",
+     "  TORCH_CHECK(x.device().type() == at::DeviceType::CUDA);\n", "x: shape ?, dtypes ?, cuda\n"},
+    {"KCudaIsTheDeviceType", "const at::Tensor &x",
+     "  TORCH_CHECK(at::kCUDA == x.device().type());\n", "x: shape ?, dtypes ?, cuda\n"},
+    {"DeviceTypeCpuIsNotCuda", "const at::Tensor &x",
+     "  TORCH_CHECK(x.device().type() == at::DeviceType::CPU);\n", "x: shape ?, dtypes ?\n"},
     {"MacroOfChecks", "const at::Tensor &x",
      "#define CHECK_INPUT(t) TORCH_CHECK((t).is_cuda()); TORCH_CHECK((t).is_contiguous())\n"
      "  CHECK_INPUT(x);\n",
@@ -272,6 +299,81 @@ TEST_F(SpecDerivationDetailTest, ValuesRecordTheMacroUseTheyCameFrom) {
   ASSERT_EQ(Op.Constraints.size(), 1u);
   EXPECT_EQ(Op.Constraints[0].At, "ops.cpp:6:3");
   EXPECT_EQ(Op.Constraints[0].Source, ValueSource::Code);
+}
+
+// The checks of the tree's own helpers are the entry's, with the `at` of the
+// check as written in the helper; each parameter is the argument it is bound
+// to, whatever its name or position.
+TEST_F(SpecDerivationDetailTest, ChecksInAHelperOfTheSameFile) {
+  SpecOp Op = derive("#include <torch/all.h>\n"
+                     "static void check_inputs(const at::Tensor &a, const at::Tensor &b) {\n"
+                     "  TORCH_CHECK(a.dim() == 2);\n"
+                     "  TORCH_CHECK(a.is_cuda() && a.is_contiguous());\n"
+                     "  TORCH_CHECK(b.sizes() == a.sizes());\n"
+                     "  TORCH_CHECK(a.scalar_type() == at::kHalf);\n"
+                     "  TORCH_CHECK(b.scalar_type() == a.scalar_type());\n"
+                     "}\n"
+                     "at::Tensor f(const at::Tensor &x, const at::Tensor &w) {\n"
+                     "  check_inputs(w, x);\n"
+                     "  return at::empty_like(x);\n"
+                     "}\n")
+                  .Validation;
+  EXPECT_EQ(describe(Op), "x: shape [x_0, x_1], dtypes same as w\n"
+                          "w: shape [x_0, x_1], dtypes [float16], contiguous, cuda\n");
+  EXPECT_EQ(Op.Inputs[1].Shape.At, "ops.cpp:3:3");
+  EXPECT_EQ(Op.Inputs[0].Shape.At, "ops.cpp:5:3");
+}
+
+TEST_F(SpecDerivationDetailTest, ChecksInNestedHelpersOfATreeHeaderThroughMacros) {
+  writeTreeFile("csrc/checks.h",
+                "#pragma once\n"
+                "#include <torch/all.h>\n"
+                "#define CHECK_CUDA(t) TORCH_CHECK((t).device().type() == at::kCUDA, #t)\n"
+                "inline void check_cuda(const at::Tensor &t) { CHECK_CUDA(t); }\n"
+                "inline void check_all(const at::Tensor &in, const at::Tensor &out) {\n"
+                "  check_cuda(in);\n"
+                "  check_cuda(out);\n"
+                "  TORCH_CHECK(in.dim() == 3);\n"
+                "  TORCH_CHECK(out.is_same_size(in));\n"
+                "}\n");
+  SpecOp Op = derive("#include \"csrc/checks.h\"\n"
+                     "at::Tensor f(const at::Tensor &x, const at::Tensor &y) {\n"
+                     "  check_all(x, y);\n"
+                     "  return at::empty_like(x);\n"
+                     "}\n")
+                  .Validation;
+  EXPECT_EQ(describe(Op), "x: shape [x_0, x_1, x_2], dtypes ?, cuda\n"
+                          "y: shape [x_0, x_1, x_2], dtypes ?, cuda\n");
+  EXPECT_EQ(Op.Inputs[0].Shape.At, "csrc/checks.h:8:3");
+  EXPECT_EQ(Op.Inputs[0].Device.At, "csrc/checks.h:4:47");
+}
+
+TEST_F(SpecDerivationDetailTest, ChecksInALambdaCalledByName) {
+  SpecOp Op =
+      derive("#include <torch/all.h>\n"
+             "at::Tensor f(const at::Tensor &x, const at::Tensor &w) {\n"
+             "  auto check = [&](const at::Tensor &t) { TORCH_CHECK(t.is_contiguous()); };\n"
+             "  check(x);\n"
+             "  check(w);\n"
+             "  TORCH_CHECK(x.dim() == 1 && x.sizes() == w.sizes());\n"
+             "  return at::empty_like(x);\n"
+             "}\n")
+          .Validation;
+  EXPECT_EQ(describe(Op), "x: shape [x_0], dtypes ?, contiguous\n"
+                          "w: shape [x_0], dtypes ?, contiguous\n");
+}
+
+// What is not always run, or not the tree's, is not followed.
+TEST_F(SpecDerivationDetailTest, HelpersCalledInABranchOrFromTorchAreNotFollowed) {
+  SpecOp Op = derive("#include <torch/all.h>\n"
+                     "void check_rank(const at::Tensor &t) { TORCH_CHECK(t.dim() == 2); }\n"
+                     "at::Tensor f(const at::Tensor &x, const at::Tensor &w, bool strict) {\n"
+                     "  if (strict) check_rank(x);\n"
+                     "  at::Tensor out = at::empty_like(w);\n"
+                     "  return out;\n"
+                     "}\n")
+                  .Validation;
+  EXPECT_EQ(describe(Op), "x: shape ?, dtypes ?\nw: shape ?, dtypes ?\n");
 }
 
 TEST_F(SpecDerivationDetailTest, OutputsComeFromTheSchema) {
