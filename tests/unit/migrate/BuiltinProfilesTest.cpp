@@ -270,6 +270,7 @@ json sampleContext(const Profile &P) {
           {"third_party_include_dirs", {NativeDir + "/third_party/spdlog/include"}},
           {"third_party_include_dirs_in_native_dir", {"third_party/spdlog/include"}},
           {"third_party_headers", {NativeDir + "/third_party/spdlog/include/spdlog/spdlog.h"}},
+          {"python_headers", false},
           {"any_adapter", true},
           {"any_op", true},
           {"any_entry_header", false},
