@@ -143,17 +143,26 @@ llvm::Expected<std::string> wrapperFor(const UpstreamEntry &E) {
   if (!Returns)
     return Returns.takeError();
   std::vector<std::string> Parameters, Arguments;
+  std::string Copies;
   for (size_t I = 0; I < Parts->ArgumentTypes.size(); ++I) {
     llvm::Expected<std::string> Type = dispatcherArgumentType(Parts->ArgumentTypes[I]);
     if (!Type)
       return Type.takeError();
     std::string Name = "a" + std::to_string(I);
     Parameters.push_back(*Type + (llvm::StringRef(*Type).ends_with("&") ? "" : " ") + Name);
+    // The dispatcher passes a written optional tensor as a const reference;
+    // an entry that takes `std::optional<at::Tensor> &` gets a copy, which
+    // holds the same tensor, so what it writes lands in the caller's.
+    ParsedType P = parseType(Parts->ArgumentTypes[I]);
+    if (P.Base == "Tensor" && P.Optional && P.Mutable && !P.List) {
+      Copies += "  std::optional<at::Tensor> " + Name + "_written = " + Name + ";\n";
+      Name += "_written";
+    }
     Arguments.push_back(Name);
   }
   std::string Call = qualifiedCall(E.Function) + "(" + llvm::join(Arguments, ", ") + ")";
-  return *Returns + " upstream_" + E.Op + "(" + llvm::join(Parameters, ", ") + ") {\n  " +
-         (*Returns == "void" ? Call : "return " + Call) + ";\n}\n";
+  return *Returns + " upstream_" + E.Op + "(" + llvm::join(Parameters, ", ") + ") {\n" + Copies +
+         "  " + (*Returns == "void" ? Call : "return " + Call) + ";\n}\n";
 }
 
 } // namespace

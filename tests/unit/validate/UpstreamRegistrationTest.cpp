@@ -56,7 +56,13 @@ TEST(UpstreamRegistrationTest, RegistersEachEntryThroughAWrapper) {
        "/up/csrc/ops.h",
        {},
        ""},
-      {"fill", "(Tensor(a!) out, *, int value) -> ()", "vllm::fill", "/up/csrc/ops.h", {}, ""}};
+      {"fill", "(Tensor(a!) out, *, int value) -> ()", "vllm::fill", "/up/csrc/ops.h", {}, ""},
+      {"fwd",
+       "(Tensor x, Tensor? bias, Tensor(a!)? final_states) -> ()",
+       "fwd",
+       "/up/csrc/ops.h",
+       {},
+       ""}};
   llvm::Expected<std::string> Source =
       upstreamRegistrationSource(upstreamNamespace("opmig_d"), Entries);
   ASSERT_TRUE(bool(Source)) << llvm::toString(Source.takeError());
@@ -65,12 +71,18 @@ TEST(UpstreamRegistrationTest, RegistersEachEntryThroughAWrapper) {
         "at::Tensor upstream_scale_add(const at::Tensor &a0, const at::Tensor &a1, double a2) "
         "{\n  return ::scale_add(a0, a1, a2);\n}",
         "void upstream_fill(at::Tensor &a0, int64_t a1) {\n  ::vllm::fill(a0, a1);\n}",
+        // A written optional: the entry may take it as a non-const reference.
+        "void upstream_fwd(const at::Tensor &a0, const std::optional<at::Tensor> &a1, "
+        "const std::optional<at::Tensor> &a2) {\n"
+        "  std::optional<at::Tensor> a2_written = a2;\n  ::fwd(a0, a1, a2_written);\n}",
         "TORCH_LIBRARY(opmig_d_upstream, m) {\n"
         "  m.def(\"scale_add(Tensor x, Tensor y, float alpha=1.0) -> Tensor\");\n"
-        "  m.def(\"fill(Tensor(a!) out, *, int value) -> ()\");\n}",
+        "  m.def(\"fill(Tensor(a!) out, *, int value) -> ()\");\n"
+        "  m.def(\"fwd(Tensor x, Tensor? bias, Tensor(a!)? final_states) -> ()\");\n}",
         "TORCH_LIBRARY_IMPL(opmig_d_upstream, CUDA, m) {\n"
         "  m.impl(\"scale_add\", TORCH_FN(upstream_scale_add));\n"
-        "  m.impl(\"fill\", TORCH_FN(upstream_fill));\n}"})
+        "  m.impl(\"fill\", TORCH_FN(upstream_fill));\n"
+        "  m.impl(\"fwd\", TORCH_FN(upstream_fwd));\n}"})
     EXPECT_NE(Source->find(Expected), std::string::npos) << Expected << "\nin:\n" << *Source;
   EXPECT_EQ(Source->find("#include \"/up/csrc/ops.h\"", Source->find("ops.h") + 1),
             std::string::npos)
