@@ -466,7 +466,8 @@ def print_table(rows, out):
             out.write(f"  needs {need['kind']}: {need['what']} ({need['cause']})\n")
     zero = [r for r in rows if r.reached == "fake" and r.generated_cases and not r.hand_input]
     out.write(
-        f"\n{len(zero)} of {len(rows)} rows reach fake with generated cases and no hand input\n"
+        f"\n{len(zero)} of {len(rows)} rows reach fake with cases no one wrote (generated from the "
+        "code or read from upstream tests) and no hand input\n"
     )
 
 
