@@ -333,11 +333,12 @@ def run_row(op, profile, source, work, args, env, progress):
         row.failure = f"migrate: {first_error(migrated)}"
         return row
     row.reached = "migrate"
+    # What migrate reports needs a look, whatever its severity: a warning may hide a missed fact.
     for issue in report.get("issues", []):
         row.need(
-            "manual step",
-            issue if isinstance(issue, str) else json.dumps(issue),
-            "migrate reported it",
+            f"look at a migrate {issue.get('severity', 'issue')}",
+            issue.get("rule", ""),
+            issue.get("message", json.dumps(issue))[:300],
         )
     check = report.get("compile_check", {})
     failing = [tu for tu in check.get("tus", []) if not tu.get("compiles")]
