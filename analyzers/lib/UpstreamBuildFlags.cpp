@@ -23,10 +23,16 @@ namespace {
 
 /// Prints `std=`, `define=`, `flag=` and `include=` lines for the setup.py
 /// named by argv[1]: flags in any string constant, and the paths given to
-/// `include_dirs=` or assigned to a name containing "include".
+/// `include_dirs=` or assigned to a name containing "include". A build with
+/// torch's CUDAExtension first gets the nvcc flags torch puts before the
+/// script's own on every nvcc command (cpp_extension's COMMON_NVCC_FLAGS).
 constexpr StringRef SetupScript = R"py(
 import ast, sys
 tree = ast.parse(open(sys.argv[1], encoding="utf-8", errors="replace").read())
+if any(getattr(n, "id", getattr(n, "attr", None)) == "CUDAExtension" for n in ast.walk(tree)):
+    for name in ("HALF_OPERATORS", "HALF_CONVERSIONS", "BFLOAT16_CONVERSIONS", "HALF2_OPERATORS"):
+        print("define=-D__CUDA_NO_" + name + "__")
+    print("flag=--expt-relaxed-constexpr")
 def text(n):
     return n.value if isinstance(n, ast.Constant) and isinstance(n.value, str) else None
 def path(n):

@@ -762,8 +762,12 @@ def ext():
 )py");
   UpstreamBuildFlags Flags = readUpstreamBuildFlags(Root, python3());
   EXPECT_EQ(Flags.CxxStandard, 20u);
+  // torch's own nvcc defines come first, as on its command line: the
+  // script's `-U` after them wins.
   EXPECT_EQ(Flags.Defines,
-            (Strings{"-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "-DBUILD_NUNCHAKU=1"}));
+            (Strings{"-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__",
+                     "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__",
+                     "-DENABLE_BF16=1", "-U__CUDA_NO_HALF_OPERATORS__", "-DBUILD_NUNCHAKU=1"}));
   EXPECT_EQ(Flags.IncludeDirs, (Strings{Root + "/src", Root + "/third_party/cutlass/include",
                                         Root + "/third_party/json/single_include"}));
   // What changes the accepted code or the computed values is kept, spelled
@@ -771,6 +775,28 @@ def ext():
   EXPECT_EQ(Flags.NvccFlags, (Strings{"--expt-relaxed-constexpr", "--use_fast_math", "--ftz=false",
                                       "--maxrregcount=128"}));
   EXPECT_EQ(Flags.ReadFrom, Strings{"setup.py"});
+}
+
+// torch's CUDAExtension puts its own flags on every nvcc command; a build
+// that uses it needs them (a constexpr host function called from device
+// code compiles only with --expt-relaxed-constexpr), one that does not
+// never had them.
+TEST(UpstreamBuildFlagsTest, TorchsNvccFlagsComeWithCUDAExtensionOnly) {
+  if (python3().empty())
+    GTEST_SKIP() << "no python3 on PATH: setup.py is read on CPython's ast";
+  TempDir Tmp;
+  std::string Cuda = Tmp.dir("cuda"), Cpp = Tmp.dir("cpp");
+  Tmp.file("cuda/setup.py", "from torch.utils import cpp_extension\n"
+                            "setup(ext_modules=[cpp_extension.CUDAExtension('m', ['m.cu'])])\n");
+  Tmp.file("cpp/setup.py", "from torch.utils.cpp_extension import CppExtension\n"
+                           "setup(ext_modules=[CppExtension('m', ['m.cpp'], "
+                           "extra_compile_args=['-O3'])])\n");
+  UpstreamBuildFlags WithCuda = readUpstreamBuildFlags(Cuda, python3());
+  EXPECT_EQ(WithCuda.NvccFlags, Strings{"--expt-relaxed-constexpr"});
+  EXPECT_EQ(WithCuda.Defines.size(), 4u);
+  UpstreamBuildFlags WithCpp = readUpstreamBuildFlags(Cpp, python3());
+  EXPECT_TRUE(WithCpp.NvccFlags.empty());
+  EXPECT_TRUE(WithCpp.Defines.empty());
 }
 
 TEST(UpstreamBuildFlagsTest, MalformedSetupPyContributesNothing) {

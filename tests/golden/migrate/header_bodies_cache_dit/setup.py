@@ -133,7 +133,7 @@ def _get_hb_extension():
 
     root = os.path.dirname(os.path.abspath(__file__))
     # The upstream build's standard and defines, and its nvcc language and math flags.
-    flags = ["-O3", "-std=c++20", "-DHB_TRACE=1", ]
+    flags = ["-O3", "-std=c++20", "-D__CUDA_NO_HALF_OPERATORS__", "-D__CUDA_NO_HALF_CONVERSIONS__", "-D__CUDA_NO_BFLOAT16_CONVERSIONS__", "-D__CUDA_NO_HALF2_OPERATORS__", "-DHB_TRACE=1", ]
     return CUDAExtension(
         name="cache_dit._C_hb",
         sources=_required_hb_sources(),
