@@ -13,6 +13,7 @@
 #include "opmig/analyze/TUParser.h"
 #include "opmig/migrate/Migrator.h"
 #include "opmig/support/Errors.h"
+#include "opmig/support/Paths.h"
 
 #include "clang/AST/DynamicRecursiveASTVisitor.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -258,9 +259,7 @@ public:
     SourceLocation Loc = SM.getExpansionLoc(D->getLocation());
     if (SM.isInMainFile(Loc))
       return false;
-    if (Jobs.empty() || Jobs.front().SourceRoot.empty())
-      return true;
-    return !SM.getFilename(Loc).starts_with(Jobs.front().SourceRoot + "/");
+    return Jobs.empty() || !isBelow(SM.getFilename(Loc), Jobs.front().SourceRoot);
   }
 
   /// The declarations this parse read itself: with a preamble, walking the

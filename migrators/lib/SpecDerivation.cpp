@@ -3,6 +3,7 @@
 #include "SpecDerivation.h"
 
 #include "EntryChecks.h"
+#include "opmig/support/Paths.h"
 
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
@@ -194,7 +195,7 @@ private:
   bool inTree(SourceLocation Loc) const {
     const SourceManager &SM = Ctx.getSourceManager();
     llvm::StringRef File = SM.getFilename(SM.getExpansionLoc(Loc));
-    return !Request.SourceRoot.empty() && File.starts_with(Request.SourceRoot + "/");
+    return isBelow(File, Request.SourceRoot);
   }
 
   /// The index of a tensor parameter `E` names: the entry's own, or a
