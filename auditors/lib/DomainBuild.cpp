@@ -126,6 +126,10 @@ size_t BuildCheckResult::compiling() const {
   return llvm::count_if(TUs, [](const CompiledTU &TU) { return TU.Compiles; });
 }
 
+size_t BuildCheckResult::reused() const {
+  return llvm::count_if(TUs, [](const CompiledTU &TU) { return TU.Reused; });
+}
+
 llvm::Error checkBuildCheckOptions(const BuildCheckOptions &Options) {
   if (!Options.GpuArch.empty() && !isCudaArch(Options.GpuArch))
     return inputError("invalid GPU architecture '", Options.GpuArch, "'", inputs::BuildGpuArch,
@@ -175,6 +179,7 @@ BuildCheckResult checkDomainBuilds(const opmig::Manifest &M, const std::string &
   }
   Request.Stage = opmig::NvccStage::HostObject;
   Request.ObjectDir = std::string(ObjectDir);
+  Request.ObjectCacheDir = Options->ObjectCacheDir;
   Result.Ran = true;
   Result.GpuArch = Request.GpuArch;
   Result.TUs = compileTree(Request);

@@ -53,7 +53,10 @@ nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
     nlohmann::ordered_json Errors = nlohmann::ordered_json::array();
     for (const opmig::CompilerError &E : TU.Errors)
       Errors.push_back({{"file", E.File}, {"line", E.Line}, {"message", E.Message}});
-    TUs.push_back({{"path", TU.Path}, {"compiles", TU.Compiles}, {"errors", Errors}});
+    TUs.push_back({{"path", TU.Path},
+                   {"compiles", TU.Compiles},
+                   {"object_reused", TU.Reused},
+                   {"errors", Errors}});
   }
   return {{"ran", Build.Ran},
           {"not_run_because", Build.NotRunBecause},
@@ -61,6 +64,7 @@ nlohmann::ordered_json buildJson(const BuildCheckResult &Build) {
           {"gpu_arch", Build.GpuArch},
           {"compiling", Build.compiling()},
           {"total", Build.TUs.size()},
+          {"reused", Build.reused()},
           {"tus", TUs},
           {"link", linkJson(Build)}};
 }
@@ -123,6 +127,10 @@ std::string renderReviewText(const ReviewResult &Result) {
   if (!Result.ClosureNotCompared.empty())
     Out += "note: closure not recomputed: " + Result.ClosureNotCompared + "\n";
   Out += renderBuildLine(Result.Build);
+  if (size_t Reused = Result.Build.reused())
+    Out += "note: the build check reused " + std::to_string(Reused) + " of " +
+           std::to_string(Result.Build.TUs.size()) +
+           " objects: their inputs are unchanged since an earlier build\n";
   if (!Result.AllLayersRequiredBecause.empty())
     Out += "note: every validation layer is required: " + Result.AllLayersRequiredBecause + "\n";
   for (const ValidationReportUse &U : Result.Validation)

@@ -111,10 +111,14 @@ std::vector<CompilerError> parseCompilerErrors(llvm::StringRef Output) {
 }
 
 NvccVerdict checkWithNvcc(const NvccCheckRequest &Request) {
+  return runNvccCommand(nvccCheckCommand(Request));
+}
+
+NvccVerdict runNvccCommand(const std::vector<std::string> &Command) {
   NvccVerdict Verdict;
   CommandOptions Options;
   Options.TimeoutSeconds = TimeoutSeconds;
-  CommandRun Run = runCommand(nvccCheckCommand(Request), Options);
+  CommandRun Run = runCommand(Command, Options);
   if (!Run.Finished) {
     Verdict.Problem = Run.firstError();
     return Verdict;

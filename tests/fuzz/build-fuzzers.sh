@@ -21,5 +21,5 @@ if ! "$CXX" -fsanitize=fuzzer,address "$probe/probe.cpp" -o "$probe/probe" 2>"$p
   exit 77
 fi
 cmake -S "$SRC" -B "$BUILD_DIR" -G Ninja -DCMAKE_CXX_COMPILER="$CXX" \
-  -DOPMIG_LLVM_ROOT="$LLVM_ROOT" -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+  -DOPMIG_LLVM_ROOT="$LLVM_ROOT" -DCMAKE_BUILD_TYPE=Fuzz >/dev/null
 cmake --build "$BUILD_DIR" --parallel "${OPMIG_JOBS:-$(nproc)}"

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 SOURCE_DIR = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -30,3 +31,53 @@ def run_embedded(relative_path, args, stdin):
     if completed.returncode != 0:
         raise AssertionError(f"helper failed ({completed.returncode}): {completed.stderr.decode()}")
     return json.loads(completed.stdout)
+
+
+class HarnessServer:
+    """validators/python/harness_server.py as opmig runs it (validators/lib/HarnessServer.h):
+    started once with `env`, it imports torch; each `run` is a case forked from it."""
+
+    SCRIPT = os.path.join(SOURCE_DIR, "validators/python/harness_server.py")
+
+    def __init__(self, env):
+        self.folder = tempfile.TemporaryDirectory()
+        self.process = subprocess.Popen(
+            [sys.executable, self.SCRIPT],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            text=True,
+        )
+        self.count = 0
+
+    def answer(self):
+        """The server's next line: `ready` first, then one per case."""
+        return json.loads(self.process.stdout.readline())
+
+    def run(self, argv, stdin="", timeout=300):
+        """(answer, stdout, stderr) of what `python3 ARGV...` would do."""
+        self.count += 1
+        paths = {
+            name: os.path.join(self.folder.name, f"{self.count}.{name}")
+            for name in ("stdin", "stdout", "stderr")
+        }
+        with open(paths["stdin"], "w") as out:
+            out.write(stdin)
+        request = {"argv": list(argv), "timeout": timeout, **paths}
+        self.process.stdin.write(json.dumps(request) + "\n")
+        self.process.stdin.flush()
+        answer = self.answer()
+        outputs = []
+        for name in ("stdout", "stderr"):
+            with open(paths[name]) as text:
+                outputs.append(text.read())
+        return answer, *outputs
+
+    def close(self):
+        """Ends the server (end of its input); its exit status."""
+        self.process.stdin.close()
+        status = self.process.wait(timeout=60)
+        self.process.stdout.close()
+        self.folder.cleanup()
+        return status

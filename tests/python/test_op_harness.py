@@ -6,13 +6,11 @@ without it the tests skip and say why."""
 
 import json
 import os
-import subprocess
-import sys
 import tempfile
 import textwrap
 import unittest
 
-from helper_loader import SOURCE_DIR
+from helper_loader import SOURCE_DIR, HarnessServer
 
 SCRIPT = os.path.join(SOURCE_DIR, "validators/python/op_harness.py")
 
@@ -285,9 +283,15 @@ class OpHarnessTest(unittest.TestCase):
         ):
             with open(os.path.join(cls.folder.name, name), "w") as file:
                 file.write(text)
+        # Every layer runs as opmig runs it: forked from a server that
+        # imported torch once.
+        cls.server = HarnessServer(dict(os.environ, PYTHONPATH=TORCH_DIR))
+        ready = cls.server.answer()
+        assert ready.get("ready"), ready
 
     @classmethod
     def tearDownClass(cls):
+        cls.server.close()
         cls.folder.cleanup()
 
     def run_layer(self, layer, ops, **extra):
@@ -299,21 +303,13 @@ class OpHarnessTest(unittest.TestCase):
             "ops": ops,
             **extra,
         }
-        environment = dict(os.environ, PYTHONPATH=TORCH_DIR)
-        completed = subprocess.run(
-            [sys.executable, SCRIPT, layer],
-            input=json.dumps(request).encode(),
-            capture_output=True,
-            check=False,
-            env=environment,
-            timeout=300,
-        )
+        answer, stdout, stderr = self.server.run([SCRIPT, layer], json.dumps(request))
         events = [
             json.loads(line[len("@@opmig ") :])
-            for line in completed.stdout.decode().splitlines()
+            for line in stdout.splitlines()
             if line.startswith("@@opmig ")
         ]
-        self.assertEqual(completed.returncode, 0, completed.stderr.decode()[-2000:])
+        self.assertEqual(answer, {"exit": 0}, stderr[-2000:])
         self.assertEqual(events[-1], {"event": "done"})
         return {event["case"]: event for event in events if event["event"] == "result"}
 

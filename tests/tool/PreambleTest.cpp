@@ -10,8 +10,9 @@
 
 #include "ToolRunner.h"
 
+#include <filesystem>
 #include <gtest/gtest.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 namespace opmig::test {
 namespace {
@@ -93,6 +94,26 @@ TEST(Preamble, OnlyTUsStartingWithTheSharedRunUseIt) {
   EXPECT_EQ(With["partial"], false) << With["partial_reasons"].dump(1);
 }
 
+/// A cache named relative to the working folder holds the preambles too
+/// (they are built from files in it).
+TEST(Preamble, ARelativeCacheDirHoldsThePreamble) {
+  std::string Cache = "preamble-relative-cache-" + std::to_string(getpid());
+  std::vector<std::string> Args = {"analyze",    "--source",
+                                   PreambleRuns, "--entry",
+                                   "pr::scale",  "--format",
+                                   "json",       "--cache-dir",
+                                   Cache,        "--",
+                                   "-isystem",   stubArgs().back(),
+                                   "-isystem",   PreambleRuns + "/third_party/widelib"};
+  ToolResult Result = runOpmig(Args);
+  std::filesystem::remove_all(Cache);
+  ASSERT_EQ(Result.ExitCode, 0) << Result.Stderr;
+  nlohmann::json Stats = Result.json()["stats"];
+  EXPECT_EQ(Stats["parses_with_preamble"], 4) << Stats.dump(1);
+  for (const auto &Note : Stats["preambles"])
+    EXPECT_NE(Note.get<std::string>().find(": built in"), std::string::npos) << Note;
+}
+
 /// Little memory: the parses and the preamble builds run one at a time, and
 /// the JSON says why; the facts stay those of an unbounded run.
 TEST(Preamble, MemoryCapsHowManyRunAtOnce) {
@@ -112,22 +133,6 @@ TEST(Preamble, MemoryCapsHowManyRunAtOnce) {
   EXPECT_TRUE(Builds && Parses) << Capped["stats"].dump(1);
   EXPECT_EQ(Capped["stats"]["parses_with_preamble"], 4) << Capped["stats"].dump(1);
   expectSameFacts(Capped, analyze(C, false, Clang, {}));
-}
-
-/// With the pinned PyPI torch, where the preamble matters: the same
-/// fixture, its TUs starting with <torch/all.h> and <ATen/cuda/CUDAContext.h>.
-TEST(Preamble, RealTorchFactsEqualThoseOfPlainParses) {
-  struct stat Info;
-  if (stat((pinnedTorchDir() + "/torch/version.py").c_str(), &Info) != 0)
-    GTEST_SKIP() << "no torch " << OPMIG_TORCH_VERSION << " in " << pinnedTorchDir()
-                 << ": run scripts/install-deps.sh (it pip-installs the pinned torch)";
-  PreambleCase C{"preamble_runs_torch", PreambleRuns, {"pr::scale"}, {}};
-  std::vector<std::string> Env = {"OPMIG_NO_TORCH=0", "PYTHONPATH=" + pinnedTorchDir()};
-  std::vector<std::string> Clang = {"-isystem", PreambleRuns + "/third_party/widelib"};
-  nlohmann::json With = analyze(C, true, Clang, Env);
-  EXPECT_EQ(With["stats"]["parses_with_preamble"], 4) << With["stats"].dump(1);
-  EXPECT_EQ(With["partial"], false) << With["partial_reasons"].dump(1);
-  expectSameFacts(With, analyze(C, false, Clang, Env));
 }
 
 } // namespace

@@ -37,9 +37,8 @@ void migrate(Migrated &M) {
 /// migration was (the stubs after `--`). The build check is left to its
 /// own test: it costs an nvcc pass per TU.
 std::vector<std::string> reviewArgs(const Migrated &M, std::vector<std::string> More = {}) {
-  std::vector<std::string> Args = {"review",     "--target",    M.Box.Target,
-                                   "--domain",   M.Case.Domain, "--source",
-                                   M.Box.Source, "--no-cache",  "--no-compile-check"};
+  std::vector<std::string> Args = {"review",      "--target", M.Box.Target, "--domain",
+                                   M.Case.Domain, "--source", M.Box.Source, "--no-compile-check"};
   Args.insert(Args.end(), More.begin(), More.end());
   for (const std::string &Arg : stubArgs())
     Args.push_back(Arg);
@@ -177,9 +176,9 @@ TEST(ReviewToolTest, VerdictsAndExitCodesOnARealMigration) {
       << R.Stdout;
   // Parsed without the stubs, the analysis is partial: the closure is not
   // compared, and the review says so.
-  std::vector<std::string> NoStubs = {"review",     "--target",           M.Box.Target,
-                                      "--domain",   M.Case.Domain,        "--source",
-                                      M.Box.Source, "--no-compile-check", "--no-cache"};
+  std::vector<std::string> NoStubs = {"review",     "--target",          M.Box.Target,
+                                      "--domain",   M.Case.Domain,       "--source",
+                                      M.Box.Source, "--no-compile-check"};
   R = runOpmig(NoStubs);
   EXPECT_NE(R.Stdout.find("note: closure not recomputed: the analysis of --source was partial"),
             std::string::npos)
@@ -392,8 +391,17 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
                     "of review is not exercised";
   Migrated M;
   ASSERT_NO_FATAL_FAILURE(migrate(M));
-  ToolResult R = reviewBuild(M);
+  // A cache of its own: the first review compiles every TU, the later ones
+  // only what changed.
+  std::string Cache = makeTempDir();
+  auto reviewCached = [&](std::vector<std::string> More = {},
+                          const std::vector<std::string> &Env = {}) {
+    More.insert(More.end(), {"--cache-dir", Cache});
+    return reviewBuild(M, More, Env);
+  };
+  ToolResult R = reviewCached();
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr; // Smoke and correctness, untested.
+  EXPECT_EQ(R.Stdout.find("note: the build check reused"), std::string::npos) << R.Stdout;
   EXPECT_NE(R.Stdout.find("build check (nvcc, host objects for sm_90): 5 of 5 TUs compile; "
                           "linked against "),
             std::string::npos)
@@ -407,7 +415,7 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   std::string Cu = M.NativeDir + "/attention/merge_attn_states_fp32.cu";
   ASSERT_TRUE(fs::exists(Cu));
   writeFile(Cu, readFile(Cu) + "static_assert(sizeof(float) == 2, \"edited by hand\");\n");
-  R = reviewBuild(M, {"--format", "json"});
+  R = reviewCached({"--format", "json"});
   EXPECT_EQ(R.ExitCode, 1) << R.Stderr;
   nlohmann::json J = R.json();
   EXPECT_EQ(J["verdict"], "incomplete");
@@ -427,9 +435,11 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   EXPECT_EQ(Build["gpu_arch"], "sm_90");
   EXPECT_EQ(Build["compiling"], 4);
   EXPECT_EQ(Build["total"], 5);
+  EXPECT_EQ(Build["reused"], 4) << "only the edited TU is compiled again";
   ASSERT_EQ(Build["tus"].size(), 5u);
   for (const nlohmann::json &TU : Build["tus"]) {
     EXPECT_EQ(TU["compiles"], TU["path"] != Path) << TU;
+    EXPECT_EQ(TU["object_reused"], TU["path"] != Path) << TU;
     if (TU["path"] == Path) {
       ASSERT_FALSE(TU["errors"].empty());
       EXPECT_EQ(TU["errors"][0]["file"], Path);
@@ -438,7 +448,7 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   }
 
   // The text names the TU with its first error.
-  R = reviewBuild(M);
+  R = reviewCached();
   EXPECT_NE(
       R.Stdout.find(Path + ": error: nvcc (host objects for sm_90) rejects it: " + Path + ":"),
       std::string::npos)
@@ -449,6 +459,10 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
       << R.Stdout;
   EXPECT_NE(R.Stdout.find("verdict: incomplete (1 does-not-compile)\n"), std::string::npos)
       << R.Stdout;
+  EXPECT_NE(R.Stdout.find("note: the build check reused 4 of 5 objects: their inputs are "
+                          "unchanged since an earlier build\n"),
+            std::string::npos)
+      << R.Stdout;
 
   // Every TU compiles again, but the float instantiation of the launch is
   // gone: the host wrapper's use of it is undefined, and the domain could
@@ -458,11 +472,12 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   size_t At = Text.find("SAMPLE_INSTANTIATE_MERGE(float)");
   ASSERT_NE(At, std::string::npos) << Text;
   writeFile(Cu, Text.erase(At, std::string("SAMPLE_INSTANTIATE_MERGE(float)").size()));
-  R = reviewBuild(M, {"--format", "json"});
+  R = reviewCached({"--format", "json"});
   J = R.json();
   EXPECT_EQ(J["verdict"], "incomplete") << J.dump(2);
   EXPECT_EQ(J["reasons"], nlohmann::json::array({"1 does-not-link"}));
   EXPECT_EQ(J["build_check"]["compiling"], 5);
+  EXPECT_EQ(J["build_check"]["reused"], 4);
   EXPECT_EQ(J["build_check"]["link"]["links"], false);
   ASSERT_EQ(J["build_check"]["link"]["undefined_symbols"].size(), 1u) << J["build_check"].dump(2);
   EXPECT_NE(J["build_check"]["link"]["undefined_symbols"][0]["symbol"].get<std::string>().find(
@@ -480,13 +495,13 @@ TEST(ReviewToolTest, BuildCheckCompilesTheMigratedDomain) {
   // Without nvcc the check does not run, says so, and claims nothing.
   std::string Toolkit = makeTempDir();
   writeFile(Toolkit + "/include/cuda_runtime.h", "\n");
-  R = reviewBuild(M, {"--cuda-path", Toolkit, "--format", "json"}, {"PATH=/usr/bin:/bin"});
+  R = reviewCached({"--cuda-path", Toolkit, "--format", "json"}, {"PATH=/usr/bin:/bin"});
   J = R.json();
   EXPECT_EQ(J["build_check"]["ran"], false) << R.Stderr;
   EXPECT_EQ(J["build_check"]["not_run_because"],
             "no nvcc (neither <cuda-path>/bin/nvcc nor on PATH)");
   EXPECT_EQ(J["verdict"], "mechanical"); // Untested layers; no claim about the build.
-  R = reviewBuild(M, {"--cuda-path", Toolkit}, {"PATH=/usr/bin:/bin"});
+  R = reviewCached({"--cuda-path", Toolkit}, {"PATH=/usr/bin:/bin"});
   EXPECT_NE(R.Stdout.find("build check: not run (no nvcc (neither <cuda-path>/bin/nvcc nor on "
                           "PATH))\n"),
             std::string::npos)

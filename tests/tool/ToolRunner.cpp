@@ -114,7 +114,8 @@ ToolResult runOpmig(const std::vector<std::string> &Args, const std::vector<std:
   // parsed. A test about the cache itself passes a cache of its own.
   for (size_t I = 0; I < Args.size(); ++I) {
     Argv.push_back(Args[I]);
-    if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate") && !HasCache) {
+    if (I == 0 && (Args[0] == "analyze" || Args[0] == "migrate" || Args[0] == "review") &&
+        !HasCache) {
       Argv.push_back("--cache-dir");
       Argv.push_back(OPMIG_TEST_ANALYSIS_CACHE);
     }

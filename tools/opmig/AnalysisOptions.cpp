@@ -86,6 +86,12 @@ void finishAnalysisOptions(AnalysisFlags &Flags, const std::vector<std::string> 
     Options.CacheDir.clear();
   else if (Options.CacheDir.empty())
     Options.CacheDir = analyze::defaultCacheDir();
+  // The preamble builds run Clang on files in the cache, from elsewhere.
+  if (!Options.CacheDir.empty()) {
+    llvm::SmallString<256> Absolute(Options.CacheDir);
+    llvm::sys::fs::make_absolute(Absolute);
+    Options.CacheDir = std::string(Absolute);
+  }
   Options.JudgeWithNvcc = !Flags.NoNvcc;
   auto NoPreambleEnv = llvm::sys::Process::GetEnv("OPMIG_NO_PREAMBLE");
   Options.UsePreamble = !Flags.NoPreamble && !(NoPreambleEnv && *NoPreambleEnv == "1");

@@ -13,6 +13,7 @@
 #include "ExitCodes.h"
 #include "GateValidation.h"
 #include "OutputFile.h"
+#include "opmig/analyze/FactsCache.h"
 #include "opmig/audit/AuditReport.h"
 #include "opmig/audit/Baseline.h"
 #include "opmig/audit/Gate.h"
@@ -171,6 +172,9 @@ audit::BuildCheckOptions buildCheckOptions(const analyze::AnalyzeOptions &Analys
   Build.ExtraArgs = Analysis.ExtraArgs;
   Build.GpuArch = Analysis.GpuArch;
   Build.Jobs = Analysis.Jobs;
+  // The objects --verify of `analyze` keeps: a build of this opmig made them.
+  if (!Analysis.CacheDir.empty())
+    Build.ObjectCacheDir = analyze::buildCacheDir(Analysis.CacheDir) + "/objects";
   return Build;
 }
 
@@ -253,7 +257,8 @@ void registerReview(CLI::App &App, const RulesDir &Rules,
   Sub->footer("With --source, the closure of the manifest's entries is recomputed from it, parsed "
               "with the toolchain options and the Clang arguments after `--`. Every C++/CUDA TU "
               "of the domain is compiled by nvcc's front end with the flags the manifest records, "
-              "torch's headers and the arguments after `--` (--no-compile-check: not).\nExit "
+              "torch's headers and the arguments after `--` (--no-compile-check: not); its "
+              "objects are kept in the cache, for the next review (--no-cache: not).\nExit "
               "status: 0 thoughtful, 1 mechanical or incomplete (a TU that does not compile "
               "included), 2 bad input. The checks and the verdict's criteria: "
               "docs/user-guide.md.");

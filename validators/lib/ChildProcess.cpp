@@ -6,7 +6,6 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,7 +23,8 @@ std::string readOrEmpty(llvm::StringRef Path) {
   return Buffer ? (*Buffer)->getBuffer().str() : "";
 }
 
-/// This process's environment with `Overrides` replacing same-named entries.
+} // namespace
+
 std::vector<std::string> environmentWith(const std::vector<std::string> &Overrides) {
   std::vector<std::string> Env;
   auto Name = [](llvm::StringRef Entry) { return Entry.split('=').first; };
@@ -35,7 +35,29 @@ std::vector<std::string> environmentWith(const std::vector<std::string> &Overrid
   return Env;
 }
 
-} // namespace
+ChildFiles::ChildFiles(llvm::StringRef Stdin) {
+  for (auto [Path, Suffix] : {std::pair{&In, "in"}, {&Out, "out"}, {&Err, "err"}}) {
+    llvm::SmallString<128> Made;
+    if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-validate", Suffix, Made)) {
+      Problem = "cannot create a temporary file: " + EC.message();
+      return;
+    }
+    *Path = std::string(Made);
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream(In, EC) << Stdin;
+}
+
+ChildFiles::~ChildFiles() {
+  for (const std::string *Path : {&In, &Out, &Err})
+    if (!Path->empty())
+      llvm::sys::fs::remove(*Path);
+}
+
+void ChildFiles::readInto(ChildOutcome &Outcome) const {
+  Outcome.Stdout = readOrEmpty(Out);
+  Outcome.Stderr = readOrEmpty(Err);
+}
 
 std::string ChildOutcome::describe() const {
   switch (How) {
@@ -66,28 +88,21 @@ ChildOutcome runChild(const std::vector<std::string> &Argv,
                       unsigned TimeoutSeconds) {
   ChildOutcome Outcome;
   Outcome.TimeoutSeconds = TimeoutSeconds;
-  llvm::SmallString<128> In, Out, Err;
-  for (auto [Path, Suffix] : {std::pair{&In, "in"}, {&Out, "out"}, {&Err, "err"}})
-    if (std::error_code EC = llvm::sys::fs::createTemporaryFile("opmig-validate", Suffix, *Path)) {
-      Outcome.Problem = "cannot create a temporary file: " + EC.message();
-      return Outcome;
-    }
-  llvm::FileRemover RemoveIn(In), RemoveOut(Out), RemoveErr(Err);
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream(In, EC) << Stdin;
+  ChildFiles Files(Stdin);
+  if (!Files.Problem.empty()) {
+    Outcome.Problem = Files.Problem;
+    return Outcome;
   }
   std::vector<std::string> Env = environmentWith(Overrides);
   llvm::SmallVector<llvm::StringRef> ArgvRefs(Argv.begin(), Argv.end());
   llvm::SmallVector<llvm::StringRef> EnvRefs(Env.begin(), Env.end());
-  std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(In), llvm::StringRef(Out),
-                                                llvm::StringRef(Err)};
+  std::optional<llvm::StringRef> Redirects[] = {
+      llvm::StringRef(Files.In), llvm::StringRef(Files.Out), llvm::StringRef(Files.Err)};
   std::string ExecError;
   bool Failed = false;
   int Code = llvm::sys::ExecuteAndWait(Argv.front(), ArgvRefs, llvm::ArrayRef(EnvRefs), Redirects,
                                        TimeoutSeconds, 0, &ExecError, &Failed);
-  Outcome.Stdout = readOrEmpty(Out);
-  Outcome.Stderr = readOrEmpty(Err);
+  Files.readInto(Outcome);
   if (Failed || Code == -1) {
     Outcome.How = ChildOutcome::Kind::NotStarted;
     Outcome.Problem = ExecError.empty() ? "the program could not be run" : ExecError;

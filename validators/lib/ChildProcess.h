@@ -33,6 +33,26 @@ struct ChildOutcome {
   std::string stderrTail(size_t Lines = 3) const;
 };
 
+/// A child's stdin (written), stdout and stderr as temporary files, removed
+/// with this.
+class ChildFiles {
+public:
+  explicit ChildFiles(llvm::StringRef Stdin);
+  ~ChildFiles();
+  ChildFiles(const ChildFiles &) = delete;
+  ChildFiles &operator=(const ChildFiles &) = delete;
+
+  std::string In, Out, Err;
+  std::string Problem; ///< Empty when the three files were made.
+
+  /// Stdout and Stderr of `Outcome` from the files the child wrote.
+  void readInto(ChildOutcome &Outcome) const;
+};
+
+/// This process's environment with `Overrides` (`NAME=VALUE`) replacing
+/// same-named entries.
+std::vector<std::string> environmentWith(const std::vector<std::string> &Overrides);
+
 /// Runs `Argv` (argv[0] the program's path) with this process's
 /// environment plus `Overrides` (`NAME=VALUE`), `Stdin` on its input, for at
 /// most `TimeoutSeconds` (0: no limit).

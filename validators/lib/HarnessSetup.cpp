@@ -2,6 +2,7 @@
 
 #include "HarnessSetup.h"
 
+#include "HarnessServer.h"
 #include "ImportHarness.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -25,8 +26,11 @@ bool isSet(const char *Name) {
   return Value && !Value->empty() && *Value != "0";
 }
 
-HarnessRun probe(const LayerContext &Ctx, const std::vector<std::string> &Overrides) {
-  return runHarnessCase(Ctx.Toolchain.Python, "probe", nlohmann::json::object(),
+/// The first case with `Overrides` also starts their server, whose torch
+/// import the later cases share.
+HarnessRun probe(const LayerContext &Ctx, HarnessServers &Servers,
+                 const std::vector<std::string> &Overrides) {
+  return runHarnessCase(Servers, Ctx.Toolchain.Python, "probe", nlohmann::json::object(),
                         Ctx.Options.TimeoutSeconds, Overrides);
 }
 
@@ -39,14 +43,16 @@ void setUpHarness(LayerContext &Ctx, std::vector<std::string> &Notes) {
   }
   HarnessEnvironment Env;
   Env.Python = Ctx.Toolchain.Python;
+  Env.Servers = makeHarnessServers();
   std::string Library = systemLibstdcxx();
   std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
-  bool Preloadable = !Library.empty() && !isSet("LD_PRELOAD") && probe(Ctx, Preload).answered();
+  bool Preloadable =
+      !Library.empty() && !isSet("LD_PRELOAD") && probe(Ctx, *Env.Servers, Preload).answered();
   bool Applied = Preloadable && !isSet("OPMIG_VALIDATE_NO_PRELOAD");
   // The children run as probed: a preloaded probe that answered is the one
   // torch import this needs; otherwise torch must import without it.
   if (!Applied) {
-    if (HarnessRun Plain = probe(Ctx, {}); !Plain.answered()) {
+    if (HarnessRun Plain = probe(Ctx, *Env.Servers, {}); !Plain.answered()) {
       Ctx.HarnessUnavailable =
           "torch cannot be imported by " + Ctx.Toolchain.Python + ": " + Plain.failure();
       return;

@@ -2,6 +2,7 @@
 
 #include "ImportHarness.h"
 
+#include "HarnessServer.h"
 #include "TemporaryScript.h"
 #include "opmig/support/JsonText.h"
 
@@ -33,16 +34,17 @@ std::string HarnessRun::failure() const {
   return Why;
 }
 
-HarnessRun runHarnessCase(const std::string &Python, const std::string &Case,
-                          const nlohmann::json &Request, unsigned TimeoutSeconds,
-                          const std::vector<std::string> &Overrides) {
+HarnessRun runHarnessCase(HarnessServers &Servers, const std::string &Python,
+                          const std::string &Case, const nlohmann::json &Request,
+                          unsigned TimeoutSeconds, const std::vector<std::string> &Overrides) {
   HarnessRun Result;
   TemporaryScript Script("import_harness.py", ImportHarnessScript);
   if (!Script.Problem.empty()) {
     Result.Run.Problem = Script.Problem;
     return Result;
   }
-  Result.Run = runChild({Python, Script.Path, Case}, Overrides, dumpJson(Request), TimeoutSeconds);
+  Result.Run =
+      Servers.run(Python, Overrides, {Script.Path, Case}, dumpJson(Request), TimeoutSeconds);
   if (Result.Run.succeeded()) {
     nlohmann::json Answer = lastJsonLine(Result.Run.Stdout);
     if (!Answer.is_discarded())

@@ -28,10 +28,13 @@ struct HarnessRun {
   std::string failure() const;
 };
 
-/// `Overrides` (`NAME=VALUE`) are added to the child's environment.
-HarnessRun runHarnessCase(const std::string &Python, const std::string &Case,
-                          const nlohmann::json &Request, unsigned TimeoutSeconds,
-                          const std::vector<std::string> &Overrides = {});
+class HarnessServers;
+
+/// `Overrides` (`NAME=VALUE`) are added to the child's environment; the
+/// child is forked from one of `Servers` when it can be.
+HarnessRun runHarnessCase(HarnessServers &Servers, const std::string &Python,
+                          const std::string &Case, const nlohmann::json &Request,
+                          unsigned TimeoutSeconds, const std::vector<std::string> &Overrides = {});
 
 } // namespace opmig::validate
 

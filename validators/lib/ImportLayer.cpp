@@ -140,8 +140,8 @@ std::vector<CheckResult> hiddenExtensionChecks(const LayerContext &Ctx) {
       {"extension", Names.Extension}, {"domain", Ctx.M.Domain},
       {"ops", opNames(Ctx.M)},        {"build_command", cacheDitBuildCommand(Ctx.M.Domain)}};
   Ctx.progress("import: " + Names.DomainModule + " with " + Names.Extension + " hidden");
-  HarnessRun Run =
-      runHarnessCase(Ctx.Toolchain.Python, "hidden", Request, Ctx.Options.TimeoutSeconds);
+  HarnessRun Run = runHarnessCase(*Ctx.Harness->Servers, Ctx.Toolchain.Python, "hidden", Request,
+                                  Ctx.Options.TimeoutSeconds);
   return hiddenChecks(Run, ModuleFile);
 }
 
@@ -154,8 +154,8 @@ std::vector<CheckResult> jitHiddenChecks(const LayerContext &Ctx) {
                             {"ops", opNames(Ctx.M)},
                             {"native_dir", Names.NativeDir}};
   Ctx.progress("import: " + Names.DomainModule + " with its JIT build failing");
-  HarnessRun Run =
-      runHarnessCase(Ctx.Toolchain.Python, "jit-hidden", Request, Ctx.Options.TimeoutSeconds);
+  HarnessRun Run = runHarnessCase(*Ctx.Harness->Servers, Ctx.Toolchain.Python, "jit-hidden",
+                                  Request, Ctx.Options.TimeoutSeconds);
   return hiddenChecks(Run, Names.ImplFile);
 }
 
@@ -164,8 +164,8 @@ std::vector<CheckResult> builtJitExtensionChecks(const LayerContext &Ctx) {
   const std::string &Name = Ctx.Built->Plan.Extension.Name;
   nlohmann::json Request = {{"extension", Name}, {"library", Ctx.Built->Library}};
   Ctx.progress("import: " + Name + " as built");
-  HarnessRun Run =
-      runHarnessCase(Ctx.Toolchain.Python, "extension-file", Request, Ctx.Options.TimeoutSeconds);
+  HarnessRun Run = runHarnessCase(*Ctx.Harness->Servers, Ctx.Toolchain.Python, "extension-file",
+                                  Request, Ctx.Options.TimeoutSeconds);
   if (!Run.answered())
     return allFailed({"import-load", "import-missing-symbol"}, Run, "");
   return loadChecks(Ctx, Run.Answer["loads"], Name);
@@ -181,8 +181,8 @@ std::vector<CheckResult> builtExtensionChecks(const LayerContext &Ctx) {
                             {"module", Names.DomainModule},
                             {"domain", Ctx.M.Domain}};
   Ctx.progress("import: " + Ctx.Built->Plan.Extension.Name + " as built");
-  HarnessRun Run =
-      runHarnessCase(Ctx.Toolchain.Python, "built", Request, Ctx.Options.TimeoutSeconds);
+  HarnessRun Run = runHarnessCase(*Ctx.Harness->Servers, Ctx.Toolchain.Python, "built", Request,
+                                  Ctx.Options.TimeoutSeconds);
   if (!Run.answered())
     return allFailed({"import-load", "import-missing-symbol"}, Run, "");
   std::vector<CheckResult> Checks = loadChecks(Ctx, Run.Answer["loads"], Names.Extension);
@@ -222,8 +222,8 @@ std::vector<CheckResult> genericLibraryChecks(const LayerContext &Ctx) {
   nlohmann::json Request = {{"library", Ctx.Built->Library}, {"namespace", Namespace}};
   std::string Name = llvm::sys::path::filename(Ctx.Built->Library).str();
   Ctx.progress("import: torch.ops.load_library(" + Name + ")");
-  HarnessRun Run =
-      runHarnessCase(Ctx.Toolchain.Python, "library", Request, Ctx.Options.TimeoutSeconds);
+  HarnessRun Run = runHarnessCase(*Ctx.Harness->Servers, Ctx.Toolchain.Python, "library", Request,
+                                  Ctx.Options.TimeoutSeconds);
   if (!Run.answered())
     return allFailed({"import-load", "import-missing-symbol", "import-registered-ops"}, Run, "");
   std::vector<CheckResult> Checks = loadChecks(Ctx, Run.Answer["loads"], Name);

@@ -3,6 +3,7 @@
 #include "opmig/validate/OpHarness.h"
 
 #include "ChildProcess.h"
+#include "HarnessServer.h"
 #include "TemporaryScript.h"
 #include "opmig/support/JsonText.h"
 
@@ -84,6 +85,9 @@ ChildOutcome runChildHarness(const HarnessEnvironment &Env,
                              const std::vector<std::string> &Overrides, const std::string &Script,
                              const std::string &Layer, const nlohmann::json &Request,
                              unsigned TimeoutSeconds) {
+  if (Env.Servers)
+    return Env.Servers->run(Env.Python, Overrides, {Script, Layer}, dumpJson(Request),
+                            TimeoutSeconds);
   return runChild({Env.Python, Script, Layer}, Overrides, dumpJson(Request), TimeoutSeconds);
 }
 

@@ -278,7 +278,7 @@ TEST(ReviewTest, JsonCarriesFindingsAndVerdict) {
   EXPECT_EQ(J["every_layer_required_because"], "");
   EXPECT_EQ(J["build_check"], nlohmann::json::parse(R"({"ran": false,
       "not_run_because": "not asked for", "nvcc": "", "gpu_arch": "", "compiling": 0,
-      "total": 0, "tus": [], "link": {"ran": false, "not_run_because": "the build check did not run",
+      "total": 0, "reused": 0, "tus": [], "link": {"ran": false, "not_run_because": "the build check did not run",
       "links": false, "link_error": "", "linked_against": "", "undefined_symbols": []}})"));
 }
 

@@ -86,4 +86,47 @@ TEST_F(TreeCompileTest, ACompilerThatDoesNotStartIsAnErrorOfEachTU) {
   }
 }
 
+/// Objects kept in a cache come back while the files their compile read are
+/// unchanged, also for a copy of the tree at another path; a header edit
+/// compiles the TUs that read it again, and a failed compile is not kept.
+TEST_F(TreeCompileTest, ObjectsComeFromTheCacheWhileTheirInputsAreUnchanged) {
+  std::string Scratch = Request.Root + "-scratch";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Scratch + "/objects"));
+  Request.Stage = opmig::NvccStage::HostObject;
+  Request.ObjectDir = Scratch + "/objects";
+  Request.ObjectCacheDir = Scratch + "/cache";
+  auto Reused = [&] {
+    std::vector<bool> Flags;
+    for (const CompiledTU &TU : compileTree(Request)) {
+      EXPECT_TRUE(TU.Compiles) << TU.Path;
+      EXPECT_TRUE(llvm::sys::fs::exists(TU.Object)) << TU.Path;
+      Flags.push_back(TU.Reused);
+    }
+    return Flags;
+  };
+  EXPECT_EQ(Reused(), (std::vector<bool>{false, false}));
+  EXPECT_EQ(Reused(), (std::vector<bool>{true, true}));
+  write("k/glue.cpp", "#include \"scale.h\"\nint glue() { return SCALE * WIDTH + 1; }\n");
+  EXPECT_EQ(Reused(), (std::vector<bool>{true, false}));
+  write("inc/scale.h", "#pragma once\n#define SCALE 3\n");
+  EXPECT_EQ(Reused(), (std::vector<bool>{false, false}));
+  write("k/scale.cu", "__global__ void s(float *p) { p[0] = nope; }\n");
+  EXPECT_FALSE(compileTree(Request)[0].Compiles);
+  EXPECT_FALSE(compileTree(Request)[0].Reused) << "a failed compile is never kept";
+
+  write("k/scale.cu", "#include \"scale.h\"\n__global__ void s(float *p) { p[0] = SCALE; }\n");
+  std::string Copy = Scratch + "/copy";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Copy));
+  for (const char *File : {"inc/scale.h", "k/scale.cu", "k/glue.cpp"}) {
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(Copy + "/" + File));
+    ASSERT_FALSE(llvm::sys::fs::copy_file(Request.Root + "/" + File, Copy + "/" + File));
+  }
+  EXPECT_EQ(Reused(), (std::vector<bool>{true, true})) << "as it was before the failed compile";
+  Request.Flags.back() = "-I" + Copy + "/inc";
+  Request.Root = Copy;
+  EXPECT_EQ(Reused(), (std::vector<bool>{true, true})) << "the root is a placeholder in the key";
+  Request.Root = Scratch.substr(0, Scratch.size() - std::string("-scratch").size());
+  llvm::sys::fs::remove_directories(Scratch);
+}
+
 } // namespace

@@ -49,6 +49,9 @@ struct BuildCheckOptions {
   std::vector<std::string> ExtraArgs;
   std::string GpuArch; ///< Empty: the manifest's, else sm_90.
   unsigned Jobs = 0;   ///< Parallel compiles; 0 means one per core.
+  /// Where the objects are kept, and taken from when every input of an
+  /// earlier compile is unchanged (ObjectCache.h); empty: compile each.
+  std::string ObjectCacheDir;
 };
 
 /// What a migration of some entries would port from an upstream tree now.
@@ -110,6 +113,7 @@ struct BuildCheckResult {
   LinkResult Link;
 
   size_t compiling() const; ///< How many TUs compile.
+  size_t reused() const;    ///< How many objects came from the object cache.
 };
 
 /// A validate report the review took as evidence.

@@ -65,6 +65,9 @@ std::vector<std::string> nvccCheckCommand(const NvccCheckRequest &Request);
 /// Runs the check; at most 20 errors are kept.
 NvccVerdict checkWithNvcc(const NvccCheckRequest &Request);
 
+/// The verdict on `Command`, a check's command with more flags (`-MD -MF`).
+NvccVerdict runNvccCommand(const std::vector<std::string> &Command);
+
 /// The errors in a compiler's output: nvcc's `file(line): error: ...` and
 /// the host compiler's `file:line:col: error: ...`.
 std::vector<CompilerError> parseCompilerErrors(llvm::StringRef Output);

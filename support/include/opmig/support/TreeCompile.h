@@ -1,9 +1,10 @@
 //===- TreeCompile.h - Compile TUs as they are on disk ----------*- C++ -*-===//
 //
 // Runs nvcc's front end (opmig::checkWithNvcc) over translation units that
-// are already on disk, in parallel. CompileCheck uses it on its scratch copy
-// of what a migration would write; `opmig review` on a migrated domain as
-// its target holds it now, with the flags the manifest records:
+// are already on disk, in parallel; objects asked for may come from an
+// ObjectCache, when every input of an earlier compile is unchanged. CompileCheck uses it on its
+// scratch copy of what a migration would write; `opmig review` on a migrated domain as its target
+// holds it now, with the flags the manifest records:
 //
 //   TreeCompileRequest Request;
 //   Request.Nvcc = opmig::findNvcc("");
@@ -42,6 +43,9 @@ struct TreeCompileRequest {
   /// FrontEnd checks; HostObject also writes each TU's object, for a link.
   opmig::NvccStage Stage = opmig::NvccStage::FrontEnd;
   std::string ObjectDir; ///< Absolute; where HostObject and Object write.
+  /// Where objects are kept for later compiles of the same TUs
+  /// (ObjectCache.h); empty: none kept, none reused.
+  std::string ObjectCacheDir;
 };
 
 struct CompiledTU {
@@ -52,6 +56,9 @@ struct CompiledTU {
   /// gets one error naming the TU with the reason.
   std::vector<opmig::CompilerError> Errors;
   std::string Object; ///< Absolute; empty unless an object was asked for and written.
+  /// The object is one an earlier compile left in the object cache, all of
+  /// its inputs unchanged.
+  bool Reused = false;
 };
 
 /// A verdict on the TU at `Path` as a CompiledTU, error paths made relative

@@ -15,10 +15,13 @@
 #include "nlohmann/json.hpp"
 #include "opmig/validate/ValidationReport.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace opmig::validate {
+
+class HarnessServers;
 
 /// How the harness' children run: the Python, and the environment they get
 /// on top of this process' (LD_PRELOAD where HarnessEnvironment.h applies
@@ -30,7 +33,13 @@ struct HarnessEnvironment {
   /// libstdc++ preload the run was told not to apply): a case that then
   /// survives crashed for its environment, not for its kernel.
   std::vector<std::string> CrashRetry;
+  /// The run's torch-importing servers the cases are forked from
+  /// (lib/HarnessServer.h); without them each case starts its own Python.
+  std::shared_ptr<HarnessServers> Servers;
 };
+
+/// Servers for HarnessEnvironment::Servers, none started yet.
+std::shared_ptr<HarnessServers> makeHarnessServers();
 
 struct CaseOutcome {
   std::string Name;
