@@ -2,8 +2,9 @@
 // Host entry points of the sample library, registered in torch_bindings.cpp.
 #pragma once
 
-#include <ATen/ATen.h>
-
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 #include <tuple>
 
 namespace opmig::kernels::sample_ops {

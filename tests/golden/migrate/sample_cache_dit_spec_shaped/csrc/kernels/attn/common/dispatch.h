@@ -5,7 +5,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #define SAMPLE_DISPATCH_CASE(ENUM, TYPE, ...)                                  \
   case ENUM: {                                                                 \
