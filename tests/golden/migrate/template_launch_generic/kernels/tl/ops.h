@@ -2,7 +2,7 @@
 // Plants: the host wrappers of the five ops, declared once for the binding TU.
 #pragma once
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 namespace opmig::kernels::tl {
 void axpy_op(const at::Tensor &x, at::Tensor &y);

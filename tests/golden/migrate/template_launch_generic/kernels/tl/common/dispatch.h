@@ -2,8 +2,8 @@
 // Plants: the tree's own dtype dispatch (float and c10::Half) and a bool dispatch helper that
 // calls a template lambda with the flag as a template argument.
 #pragma once
-
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty_like.h>
 
 #define TL_DISPATCH_CASE(ENUM, TYPE, ...)                                                          \
   case ENUM: {                                                                                     \

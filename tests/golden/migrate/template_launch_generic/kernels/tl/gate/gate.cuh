@@ -3,7 +3,7 @@
 // them: the per-dtype TUs provide them.
 #pragma once
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 #include <cuda_runtime.h>
 
 #include "tl/gate/vec.h"

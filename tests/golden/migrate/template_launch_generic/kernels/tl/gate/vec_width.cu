@@ -1,6 +1,6 @@
 // Migrated by opmig from example.org/template_launch_generic at 0123456789abcdef0123456789abcdef01234567: csrc/gate/vec_width.cu
 // Plants: explicit specializations of a static data member, one per dtype.
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #include "tl/gate/vec.h"
 

@@ -1,6 +1,6 @@
 // Migrated by opmig from example.org/template_launch_generic at 0123456789abcdef0123456789abcdef01234567: csrc/pack/tiles.cu
 // Plants: a member of a class template given only by explicit specializations, one per dtype.
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #include "tl/pack/pack.cuh"
 

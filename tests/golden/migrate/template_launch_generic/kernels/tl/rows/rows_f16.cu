@@ -1,6 +1,6 @@
 // Migrated by opmig from example.org/template_launch_generic at 0123456789abcdef0123456789abcdef01234567: csrc/rows/rows_f16.cu
 // Plants: a single-member instantiation made by a macro, for a type spelled through an alias.
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #include "tl/rows/rows_impl.cuh"
 
