@@ -1,9 +1,10 @@
-// Migrated by opmig from opmig/samples/upstream at tree:66246a08e9f94d707a7c48f231f61775eab68fd2: samples/upstream/csrc/ops.h
+// Migrated by opmig from opmig/samples/upstream at tree:0930e241d617912dfa8af3b0ef51b6f6950a00f7: samples/upstream/csrc/ops.h
 // Host entry points of the sample library, registered in torch_bindings.cpp.
 #pragma once
 
-#include <ATen/ATen.h>
-
+#include <ATen/core/Tensor.h>
+#include <ATen/ops/empty.h>
+#include <ATen/ops/empty_like.h>
 #include <tuple>
 
 namespace opmig::kernels::sample_ops {

@@ -12,7 +12,6 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 namespace opmig::test {
 namespace {
@@ -97,7 +96,9 @@ TEST(Preamble, OnlyTUsStartingWithTheSharedRunUseIt) {
 /// A cache named relative to the working folder holds the preambles too
 /// (they are built from files in it).
 TEST(Preamble, ARelativeCacheDirHoldsThePreamble) {
-  std::string Cache = "preamble-relative-cache-" + std::to_string(getpid());
+  // Relative to the working folder (the source tree), but in a temporary folder.
+  std::string Cache = std::filesystem::relative(makeTempDir()).string();
+  ASSERT_NE(Cache.front(), '/') << Cache;
   std::vector<std::string> Args = {"analyze",    "--source",
                                    PreambleRuns, "--entry",
                                    "pr::scale",  "--format",

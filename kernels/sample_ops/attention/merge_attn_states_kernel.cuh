@@ -1,4 +1,4 @@
-// Migrated by opmig from opmig/samples/upstream at tree:66246a08e9f94d707a7c48f231f61775eab68fd2: samples/upstream/csrc/attention/merge_attn_states_kernel.cuh
+// Migrated by opmig from opmig/samples/upstream at tree:0930e241d617912dfa8af3b0ef51b6f6950a00f7: samples/upstream/csrc/attention/merge_attn_states_kernel.cuh
 // Kernel and launcher definition; included only by the per-dtype instantiation TUs.
 #pragma once
 

@@ -1,11 +1,11 @@
-// Migrated by opmig from opmig/samples/upstream at tree:66246a08e9f94d707a7c48f231f61775eab68fd2: samples/upstream/csrc/common/dispatch.h
+// Migrated by opmig from opmig/samples/upstream at tree:0930e241d617912dfa8af3b0ef51b6f6950a00f7: samples/upstream/csrc/common/dispatch.h
 // Runs a lambda with `scalar_t` bound to the CUDA type matching a tensor's dtype.
 #pragma once
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include <ATen/ATen.h>
+#include <ATen/core/Tensor.h>
 
 #define SAMPLE_DISPATCH_CASE(ENUM, TYPE, ...)                                  \
   case ENUM: {                                                                 \
