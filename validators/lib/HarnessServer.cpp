@@ -84,7 +84,7 @@ ChildOutcome outcomeOf(const nlohmann::json &Answer, unsigned TimeoutSeconds) {
   } else if (Answer.value("timed_out", false)) {
     Outcome.How = ChildOutcome::Kind::TimedOut;
   } else {
-    Outcome.Problem = Answer.value("error", std::string("the harness server gave no outcome"));
+    Outcome.Problem = "the harness server gave no outcome";
   }
   return Outcome;
 }
@@ -188,7 +188,8 @@ std::optional<ChildOutcome> HarnessServer::run(const std::vector<std::string> &S
     Answer = receive(TimeoutSeconds ? TimeoutSeconds + AnswerGraceSeconds : 0);
   nlohmann::json Parsed =
       nlohmann::json::parse(Answer.value_or(""), nullptr, /*allow_exceptions=*/false);
-  if (!Parsed.is_object()) {
+  // No answer, or the fork itself failed: the caller runs the case itself.
+  if (!Parsed.is_object() || Parsed.contains("error")) {
     stop();
     return std::nullopt;
   }
