@@ -57,6 +57,10 @@ std::string buildCacheDir(const std::string &CacheRoot) {
   return CacheRoot + "/" + llvm::utohexstr(llvm::xxh3_64bits(toolStamp()), /*LowerCase=*/true);
 }
 
+std::string objectCacheDir(const std::string &CacheRoot) {
+  return CacheRoot.empty() ? "" : buildCacheDir(CacheRoot) + "/objects";
+}
+
 FactsCache::FactsCache(const std::string &CacheRoot, const SourceTree &Tree)
     : Dir(buildCacheDir(CacheRoot)), Tree(Tree) {
   if (!Dir.empty())

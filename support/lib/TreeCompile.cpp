@@ -68,21 +68,20 @@ std::vector<CompiledTU> compileTree(const TreeCompileRequest &Request) {
   for (size_t I = 0; I < Request.TUs.size(); ++I)
     Requests.push_back({Request.Nvcc, Request.Root + "/" + Request.TUs[I], Request.Flags,
                         Request.NvccFlags, Request.GpuArch, Request.Stage, objectPath(Request, I)});
+  // A front-end check leaves no object to keep.
+  bool Cached = !Request.ObjectCacheDir.empty() && Request.Stage != opmig::NvccStage::FrontEnd;
+  ObjectCache Objects(Request.ObjectCacheDir);
   std::vector<opmig::NvccVerdict> Verdicts(Requests.size());
   std::vector<char> Reused(Requests.size(), false);
-  if (Request.ObjectCacheDir.empty() || Request.Stage == opmig::NvccStage::FrontEnd) {
-    Verdicts = checkAllWithNvcc(Requests, Request.Jobs);
-  } else {
-    ObjectCache Objects(Request.ObjectCacheDir);
-    llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Request.Jobs));
-    for (size_t I = 0; I < Requests.size(); ++I)
-      Pool.async([&, I] {
-        bool WasReused = false;
-        Verdicts[I] = compileObject(Requests[I], Objects, Request.Root, WasReused);
-        Reused[I] = WasReused;
-      });
-    Pool.wait();
-  }
+  llvm::DefaultThreadPool Pool(llvm::hardware_concurrency(Request.Jobs));
+  for (size_t I = 0; I < Requests.size(); ++I)
+    Pool.async([&, I] {
+      bool WasReused = false;
+      Verdicts[I] = Cached ? compileObject(Requests[I], Objects, Request.Root, WasReused)
+                           : opmig::checkWithNvcc(Requests[I]);
+      Reused[I] = WasReused;
+    });
+  Pool.wait();
   std::vector<CompiledTU> Results;
   for (size_t I = 0; I < Request.TUs.size(); ++I) {
     Results.push_back(toCompiledTU(Request.TUs[I], std::move(Verdicts[I]), Request.Root));

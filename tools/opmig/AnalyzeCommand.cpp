@@ -36,8 +36,7 @@ int runAnalyze(AnalyzeArgs &Args, const std::vector<std::string> &Extra) {
     Verify.Minimal = Args.VerifyMinimal;
     Verify.KeepScratch = Args.KeepScratch;
     Verify.Jobs = Options.Jobs;
-    if (!Options.CacheDir.empty())
-      Verify.ObjectCacheDir = analyze::buildCacheDir(Options.CacheDir) + "/objects";
+    Verify.ObjectCacheDir = analyze::objectCacheDir(Options.CacheDir);
     if (Options.JudgeWithNvcc)
       Verify.Nvcc = opmig::findNvcc(Result->CudaPath);
     Verify.ClangBecause = !Options.JudgeWithNvcc ? "--no-nvcc"

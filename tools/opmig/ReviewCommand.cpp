@@ -173,8 +173,7 @@ audit::BuildCheckOptions buildCheckOptions(const analyze::AnalyzeOptions &Analys
   Build.GpuArch = Analysis.GpuArch;
   Build.Jobs = Analysis.Jobs;
   // The objects --verify of `analyze` keeps: a build of this opmig made them.
-  if (!Analysis.CacheDir.empty())
-    Build.ObjectCacheDir = analyze::buildCacheDir(Analysis.CacheDir) + "/objects";
+  Build.ObjectCacheDir = analyze::objectCacheDir(Analysis.CacheDir);
   return Build;
 }
 

@@ -7,6 +7,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -24,6 +25,11 @@ std::string readOrEmpty(llvm::StringRef Path) {
 }
 
 } // namespace
+
+bool isEnvSet(const char *Name) {
+  std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
+  return Value && !Value->empty() && *Value != "0";
+}
 
 std::vector<std::string> environmentWith(const std::vector<std::string> &Overrides) {
   std::vector<std::string> Env;

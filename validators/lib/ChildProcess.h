@@ -49,6 +49,10 @@ public:
   void readInto(ChildOutcome &Outcome) const;
 };
 
+/// Whether the environment variable `Name` is set to something other than
+/// empty or `0` (OPMIG_VALIDATE_NO_PRELOAD=1, ...).
+bool isEnvSet(const char *Name);
+
 /// This process's environment with `Overrides` (`NAME=VALUE`) replacing
 /// same-named entries.
 std::vector<std::string> environmentWith(const std::vector<std::string> &Overrides);

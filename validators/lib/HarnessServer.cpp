@@ -6,8 +6,6 @@
 #include "nlohmann/json.hpp"
 #include "opmig/validate/OpHarness.h"
 
-#include "llvm/Support/Process.h"
-
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -30,11 +28,6 @@ const char *const HarnessServerScript =
 /// How much longer than a case's own limit the server may take to answer:
 /// it kills the case at the limit, so only a server that is stuck takes more.
 constexpr unsigned AnswerGraceSeconds = 30;
-
-bool forkServerDisabled() {
-  std::optional<std::string> Value = llvm::sys::Process::GetEnv("OPMIG_VALIDATE_NO_FORK_SERVER");
-  return Value && !Value->empty() && *Value != "0";
-}
 
 std::vector<char *> cStrings(std::vector<std::string> &Strings) {
   std::vector<char *> Pointers;
@@ -219,7 +212,7 @@ ChildOutcome HarnessServers::run(const std::string &Python,
                                  const std::vector<std::string> &Overrides,
                                  const std::vector<std::string> &ScriptAndArgs,
                                  llvm::StringRef Stdin, unsigned TimeoutSeconds) {
-  if (!forkServerDisabled()) {
+  if (!isEnvSet("OPMIG_VALIDATE_NO_FORK_SERVER")) {
     Key Which{Python, Overrides};
     auto [It, New] = Servers.try_emplace(Which);
     if (New) {

@@ -6,7 +6,6 @@
 #include "ImportHarness.h"
 
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
 
 namespace opmig::validate {
 
@@ -19,11 +18,6 @@ std::string systemLibstdcxx() {
     if (llvm::sys::fs::exists(Path))
       return Path;
   return "";
-}
-
-bool isSet(const char *Name) {
-  std::optional<std::string> Value = llvm::sys::Process::GetEnv(Name);
-  return Value && !Value->empty() && *Value != "0";
 }
 
 /// The first case with `Overrides` also starts their server, whose torch
@@ -47,8 +41,8 @@ void setUpHarness(LayerContext &Ctx, std::vector<std::string> &Notes) {
   std::string Library = systemLibstdcxx();
   std::vector<std::string> Preload = {"LD_PRELOAD=" + Library};
   bool Preloadable =
-      !Library.empty() && !isSet("LD_PRELOAD") && probe(Ctx, *Env.Servers, Preload).answered();
-  bool Applied = Preloadable && !isSet("OPMIG_VALIDATE_NO_PRELOAD");
+      !Library.empty() && !isEnvSet("LD_PRELOAD") && probe(Ctx, *Env.Servers, Preload).answered();
+  bool Applied = Preloadable && !isEnvSet("OPMIG_VALIDATE_NO_PRELOAD");
   // The children run as probed: a preloaded probe that answered is the one
   // torch import this needs; otherwise torch must import without it.
   if (!Applied) {

@@ -38,6 +38,10 @@ std::string defaultCacheDir();
 /// entries live; empty for an empty `CacheRoot`.
 std::string buildCacheDir(const std::string &CacheRoot);
 
+/// Where that build keeps the objects of `--verify` and of review's build
+/// check (ObjectCache.h); empty for an empty `CacheRoot`.
+std::string objectCacheDir(const std::string &CacheRoot);
+
 class FactsCache {
 public:
   /// A cache in `Dir`; an empty `Dir` disables it (`--no-cache`).
