@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cassert>
 #include <optional>
+#include <set>
 #include <tuple>
 
 namespace opmig::migrate {
@@ -99,14 +100,16 @@ llvm::Expected<std::optional<std::string>> readIfExists(const std::string &Path)
   return std::optional<std::string>((*Buffer)->getBuffer().str());
 }
 
-/// " or other folders to flatten", when the migration flattens some.
-InputText otherFlattenedFolders(const std::vector<std::string> &Flatten) {
-  InputText Text;
-  if (!Flatten.empty()) {
-    Text += " or other folders to flatten";
-    Text += inputs::Flatten;
+/// `Path` with `_upstream` (then `_upstream2`, ...) before its extension: the
+/// first such name that `Taken` does not hold.
+std::string freeNameBeside(llvm::StringRef Path, const std::set<std::string> &Taken) {
+  llvm::StringRef Extension = llvm::sys::path::extension(Path, llvm::sys::path::Style::posix);
+  llvm::StringRef Stem = Path.drop_back(Extension.size());
+  for (unsigned N = 1;; ++N) {
+    std::string Name = (Stem + "_upstream" + (N == 1 ? "" : std::to_string(N)) + Extension).str();
+    if (!Taken.count(Name))
+      return Name;
   }
-  return Text;
 }
 
 /// What the target had before, as the previous manifest recorded it.
@@ -150,7 +153,10 @@ private:
   llvm::Error checkChangesOutsideSource() const;
   llvm::Error analyze();
   llvm::Error loadPreviousManifest();
+  /// The paths the profile generates; a ported file that would land on one
+  /// is moved aside first (moveAsideFromGenerated).
   llvm::Expected<std::vector<std::string>> generatedPaths();
+  void moveAsideFromGenerated(const std::vector<std::string> &Generated);
   UpstreamInfo upstream() const;
   llvm::Error rewrite(const UpstreamInfo &Upstream);
   llvm::Error derive();
@@ -295,16 +301,26 @@ llvm::Expected<std::vector<std::string>> Pipeline::generatedPaths() {
       llvm::Expected<std::string> Path = renderTemplate(Spec.Path, Context, P.Name + ": file path");
       if (!Path)
         return Path.takeError();
-      for (const auto &[Up, Target] : R.Plan.FileMap)
-        if (Target == *Path)
-          return inputError("upstream file ", Up, " would be migrated to ", Target, ", which the ",
-                            P.Name,
-                            " profile generates; rename it upstream or pick another domain name",
-                            inputs::Domain, otherFlattenedFolders(Flatten));
       Paths.push_back(std::move(*Path));
     }
   }
+  moveAsideFromGenerated(Paths);
   return Paths;
+}
+
+void Pipeline::moveAsideFromGenerated(const std::vector<std::string> &Generated) {
+  // An upstream header named like the domain (mamba's selective_scan.h for
+  // domain selective_scan) lands where the profile generates its binding
+  // header; the ported file moves beside it, and its includes follow.
+  std::set<std::string> Taken(Generated.begin(), Generated.end());
+  for (const auto &[Up, Target] : R.Plan.FileMap)
+    Taken.insert(Target);
+  for (auto &[Up, Target] : R.Plan.FileMap) {
+    if (!llvm::is_contained(Generated, Target))
+      continue;
+    Target = freeNameBeside(Target, Taken);
+    Taken.insert(Target);
+  }
 }
 
 UpstreamInfo Pipeline::upstream() const {

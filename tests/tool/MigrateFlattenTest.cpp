@@ -4,10 +4,10 @@
 // kernels under src/kernels) migrated with its upstream prefixes flattened:
 // the dry run shows the flattened tree and says what was flattened, and the
 // inputs that cannot be honoured (a prefix that is no folder of the closure,
-// a malformed one, two files landing on one path, a file landing on a
-// generated one) are input errors (exit 2) naming them, with nothing
-// written. MigrateGoldenTest's header_bodies_generic_flat writes the tree
-// and compiles it.
+// a malformed one, two files landing on one path) are input errors (exit 2)
+// naming them, with nothing written; a file landing on one the profile
+// generates moves aside, its includes following. MigrateGoldenTest's
+// header_bodies_generic_flat writes the tree and compiles it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <gtest/gtest.h>
+#include <map>
 
 namespace opmig::test {
 namespace {
@@ -114,16 +115,57 @@ TEST_F(MigrateFlattenTest, MalformedPrefixIsAnInputErrorBeforeTheAnalysis) {
   }
 }
 
-TEST_F(MigrateFlattenTest, FileLandingOnAGeneratedFileIsAnInputError) {
-  // The generic profile generates <native dir>/<domain>.h.
+TEST_F(MigrateFlattenTest, AFileLandingOnAGeneratedFileMovesAsideAndItsIncludersFollow) {
+  // The generic profile generates <native dir>/<domain>.h; ops.h holds the
+  // entries' definitions, which the generated binding includes.
   Case.Domain = "ops";
-  std::string Err = inputError({"--flatten", "python/csrc"});
-  EXPECT_TRUE(contains(Err, "upstream file python/csrc/ops.h would be migrated to "
-                            "kernels/ops/ops.h, which the generic profile generates"))
-      << Err;
-  EXPECT_TRUE(contains(Err, "pick another domain name (--domain) or other folders to flatten "
-                            "(--flatten)"))
-      << Err;
+  ToolResult R = migrate({"--flatten", "python/csrc", "--dry-run"});
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  EXPECT_TRUE(contains(R.Stdout, "+++ b/kernels/ops/ops_upstream.h")) << R.Stdout;
+  EXPECT_TRUE(contains(R.Stdout, "+#include \"ops/ops_upstream.h\"")) << R.Stdout;
+  ToolResult J = migrate({"--flatten", "python/csrc", "--dry-run", "--format", "json"});
+  ASSERT_EQ(J.ExitCode, 0) << J.Stdout << J.Stderr;
+  nlohmann::json Report = J.json();
+  std::map<std::string, std::string> Upstream;
+  for (const nlohmann::json &Change : Report["changes"])
+    Upstream[Change["path"].get<std::string>()] = Change.value("upstream_path", "");
+  EXPECT_EQ(Upstream["kernels/ops/ops_upstream.h"], "python/csrc/ops.h") << J.Stdout;
+  ASSERT_TRUE(Upstream.count("kernels/ops/ops.h")) << J.Stdout;
+  EXPECT_EQ(Upstream["kernels/ops/ops.h"], "") << "the generated binding header keeps its name";
+}
+
+TEST_F(MigrateFlattenTest, AHeaderNamedLikeTheDomainMovesToAFreeNameAndTheTreeCompiles) {
+  // mamba's shape: csrc/selective_scan/selective_scan.h, domain selective_scan;
+  // here with a scan_upstream.h of its own, so that the first free name is
+  // taken, and a TU on the generated binding's path too.
+  std::filesystem::remove_all(Box.Source);
+  writeFile(Box.Source + "/csrc/scan/scan.cpp", "#include <torch/all.h>\n"
+                                                "#include \"scan.h\"\n"
+                                                "#include \"scan_upstream.h\"\n"
+                                                "at::Tensor scan(const at::Tensor &x) {\n"
+                                                "  TORCH_CHECK(scan_width() == kept(), \"k\");\n"
+                                                "  return at::empty_like(x);\n"
+                                                "}\n");
+  writeFile(Box.Source + "/csrc/scan/scan.h",
+            "#pragma once\ninline int scan_width() { return 4; }\n");
+  writeFile(Box.Source + "/csrc/scan/scan_upstream.h",
+            "#pragma once\ninline int kept() { return 4; }\n");
+  Case.Entries = {"scan"};
+  Case.Domain = "scan";
+  ToolResult R =
+      runOpmig(migrateArgs(Case, Box, {"--format", "json"}, /*Stubs=*/true, /*CompileCheck=*/true));
+  ASSERT_EQ(R.ExitCode, 0) << R.Stdout << R.Stderr;
+  nlohmann::json Report = R.json();
+  EXPECT_EQ(Report["compile_check"]["ran"], true) << Report["compile_check"].dump(2);
+  for (const nlohmann::json &TU : Report["compile_check"]["tus"])
+    EXPECT_TRUE(TU["compiles"].get<bool>()) << TU.dump(2);
+  std::string Native = Box.Target + "/kernels/scan/";
+  EXPECT_TRUE(contains(readFile(Native + "scan_upstream2.h"), "scan_width()"));
+  EXPECT_TRUE(contains(readFile(Native + "scan_upstream.h"), "kept()"));
+  std::string Includer = readFile(Native + "scan_upstream.cpp");
+  EXPECT_TRUE(contains(Includer, "#include \"scan/scan_upstream2.h\"\n")) << Includer;
+  EXPECT_TRUE(contains(Includer, "#include \"scan/scan_upstream.h\"\n")) << Includer;
+  EXPECT_TRUE(contains(readFile(Native + "scan.h"), "opmig")) << "the generated binding header";
 }
 
 TEST_F(MigrateFlattenTest, TwoFilesLandingOnOnePathAreAnInputErrorNamingBoth) {
