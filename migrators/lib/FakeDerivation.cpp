@@ -6,8 +6,11 @@
 #include "clang/AST/ExprCXX.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+
+#include <map>
 
 namespace opmig::migrate {
 
@@ -159,7 +162,16 @@ public:
 class FakeBuilder {
 public:
   FakeBuilder(const FakeInput &Input, ASTContext &Ctx)
-      : Input(Input), Ctx(Ctx), SM(Ctx.getSourceManager()), Body(*Input.Function->getBody()) {}
+      : Input(Input), Ctx(Ctx), SM(Ctx.getSourceManager()), Body(*Input.Function->getBody()) {
+    // `x = x.reshape(...)`: past that line `x` is not the caller's tensor,
+    // so no shape of the fake may be read off it.
+    for (const ParmVarDecl *Param : Input.Function->parameters())
+      for (const VariableWrite &W : findWrites(*Param, Body))
+        if (W.Assignment) {
+          ReboundAt.try_emplace(Param, lineOf(W.Site));
+          break;
+        }
+  }
 
   FakeResult build();
 
@@ -197,6 +209,8 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const Stmt &Body;
+  /// Parameters the body assigns, with the line of the first assignment.
+  std::map<const ParmVarDecl *, unsigned> ReboundAt;
 };
 
 FakeResult FakeBuilder::build() {
@@ -674,6 +688,11 @@ llvm::Expected<Code> FakeBuilder::tensorOperand(const Expr *E, const std::string
       return Base;
     }
   }
+  const auto *Ref = dyn_cast<DeclRefExpr>(Value);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (auto It = Param ? ReboundAt.find(Param) : ReboundAt.end(); It != ReboundAt.end())
+    return failure(Subject + " uses `" + sourceText(Value) + "`, which line " +
+                   std::to_string(It->second) + " reassigns: it is no longer the input");
   return failure(Subject + " uses `" + sourceText(Value) + "`, which is not a tensor parameter");
 }
 
@@ -693,7 +712,7 @@ llvm::Expected<const Expr *> FakeBuilder::localValue(const Expr *E, const std::s
 const ParmVarDecl *FakeBuilder::paramOf(const Expr *E) const {
   const auto *Ref = dyn_cast<DeclRefExpr>(strip(E));
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!Param || Param->getDeclContext() != Input.Function)
+  if (!Param || Param->getDeclContext() != Input.Function || ReboundAt.count(Param))
     return nullptr;
   return Param;
 }

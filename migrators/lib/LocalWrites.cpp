@@ -42,7 +42,7 @@ public:
   bool VisitBinaryOperator(const BinaryOperator *Op) override {
     if (Op->isAssignmentOp() && refersToVar(Op->getLHS())) {
       bool Plain = Op->getOpcode() == BO_Assign;
-      add(Op, Plain ? Op->getRHS() : nullptr, Plain ? "reassigned" : "updated");
+      add(Op, Plain ? Op->getRHS() : nullptr, Plain ? "reassigned" : "updated", true);
     }
     return true;
   }
@@ -61,7 +61,7 @@ public:
     if (!Call->isAssignmentOp() || Call->getNumArgs() != 2 || !refersToVar(Call->getArg(0)))
       return true;
     bool Plain = Call->getOperator() == OO_Equal;
-    add(Call, Plain ? Call->getArg(1) : nullptr, Plain ? "reassigned" : "updated");
+    add(Call, Plain ? Call->getArg(1) : nullptr, Plain ? "reassigned" : "updated", true);
     return true;
   }
 
@@ -107,8 +107,8 @@ private:
     return Ref && Ref->getDecl() == &Var;
   }
 
-  void add(const Stmt *Site, const Expr *Value, std::string What) {
-    Writes.push_back({Site, Value, std::move(What)});
+  void add(const Stmt *Site, const Expr *Value, std::string What, bool Assignment = false) {
+    Writes.push_back({Site, Value, std::move(What), Assignment});
   }
 
   /// A non-const reference parameter is a write unless the callee's body is

@@ -30,7 +30,8 @@ struct VariableWrite {
   const clang::Stmt *Site = nullptr;
   /// The assigned value for a plain assignment `v = e`; null otherwise.
   const clang::Expr *AssignedValue = nullptr;
-  std::string What; ///< e.g. `reassigned`, `changed by \`resize_\``.
+  std::string What;        ///< e.g. `reassigned`, `changed by \`resize_\``.
+  bool Assignment = false; ///< `v = e` or `v op= e`: the handle itself changes.
 };
 
 /// The writes of `Var` inside `Body`, in source order.

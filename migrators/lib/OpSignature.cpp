@@ -2,6 +2,7 @@
 
 #include "FakeChecks.h"
 #include "FakeDerivation.h"
+#include "LocalWrites.h"
 #include "ParseLocations.h"
 #include "RewriteContext.h"
 #include "SchemaTypes.h"
@@ -114,6 +115,21 @@ llvm::Error addDeclaredWrites(const FunctionDecl &Function, const EntryJob &Job,
   return llvm::Error::success();
 }
 
+/// A non-const `at::Tensor &` parameter that the body only assigns
+/// (`x = x.reshape({-1, d})`, `x = x.contiguous()`): the assignment changes
+/// the entry's own handle, never the caller's tensor, so it is no write.
+/// Anything else done to the handle (passed on by non-const reference, its
+/// address taken, `x += y`) keeps it a write.
+bool onlyRebound(const ParmVarDecl &Param, const FunctionDecl &Function) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Function.hasBody(Definition) || !Definition->getBody())
+    return false;
+  const ParmVarDecl *Defined = Definition->getParamDecl(Param.getFunctionScopeIndex());
+  std::vector<VariableWrite> Writes = findWrites(*Defined, *Definition->getBody());
+  return !Writes.empty() &&
+         llvm::all_of(Writes, [](const VariableWrite &W) { return W.AssignedValue != nullptr; });
+}
+
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
 /// its own alias set (`Aliases`, by parameter index): a non-const
 /// `at::Tensor &`, a tensor the body writes (TensorWrites.h), one the
@@ -141,11 +157,17 @@ llvm::Error addParams(const FunctionDecl &Function, const EntryJob &Job, const A
     Op.PyAnnotation = Type->Python;
     Op.IsTensor = Type->IsTensor;
     Op.Mutable = Type->Mutable;
-    if (Op.Mutable) {
-      Op.MutableBecause = "a non-const reference";
-    } else if (auto It = Written.find(Index); It != Written.end()) {
+    if (auto It = Written.find(Index); It != Written.end()) {
       Op.Mutable = true;
       Op.MutableBecause = It->second;
+    } else if (Op.Mutable && onlyRebound(*Param, Function)) {
+      // The dispatcher's `Tensor` reaches the upstream's reference as an
+      // adapter's by-value copy.
+      Op.Mutable = false;
+      Op.BoxedCppType = "at::Tensor";
+      Op.AdapterArg = Op.Name;
+    } else if (Op.Mutable) {
+      Op.MutableBecause = "a non-const reference";
     }
     if (!Type->Boxed.empty()) {
       Op.BoxedCppType = Type->Boxed;

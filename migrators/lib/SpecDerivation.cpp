@@ -3,6 +3,7 @@
 #include "SpecDerivation.h"
 
 #include "EntryChecks.h"
+#include "LocalWrites.h"
 #include "opmig/support/Paths.h"
 
 #include "clang/AST/ExprCXX.h"
@@ -103,7 +104,9 @@ class Deriver {
 public:
   Deriver(const SpecRequest &Request, ASTContext &Ctx)
       : Request(Request), Ctx(Ctx), Function(*Request.Function),
-        Params(Request.Function->getNumParams()) {}
+        Params(Request.Function->getNumParams()) {
+    findRebindings();
+  }
 
   void run(SpecOp &Op) {
     EntryChecks Checks = findEntryChecks(
@@ -180,6 +183,8 @@ private:
     std::string At;
   };
   std::map<unsigned, Reach> Reaches;
+  /// Where the body first assigns a parameter (findRebindings).
+  std::map<const ParmVarDecl *, SourceLocation> ReboundAt;
 
   std::string where(const Stmt *S) const {
     const SourceManager &SM = Ctx.getSourceManager();
@@ -198,6 +203,29 @@ private:
     return isBelow(File, Request.SourceRoot);
   }
 
+  /// `x = x.reshape({-1, d})`: from there on `x` is not the caller's
+  /// tensor, so a check written after it tells nothing of the input.
+  void findRebindings() {
+    const FunctionDecl *Definition = nullptr;
+    if (!Function.hasBody(Definition) || !Definition->getBody())
+      return;
+    const SourceManager &SM = Ctx.getSourceManager();
+    for (const ParmVarDecl *Param : Definition->parameters())
+      for (const VariableWrite &W : findWrites(*Param, *Definition->getBody()))
+        if (W.Assignment) {
+          ReboundAt[Param] = SM.getExpansionLoc(W.Site->getBeginLoc());
+          break;
+        }
+  }
+
+  /// Whether `Ref` names its parameter after the body rebinds it.
+  bool pastRebinding(const DeclRefExpr &Ref, const ParmVarDecl &Param) const {
+    auto It = ReboundAt.find(&Param);
+    const SourceManager &SM = Ctx.getSourceManager();
+    return It != ReboundAt.end() &&
+           SM.isBeforeInTranslationUnit(It->second, SM.getExpansionLoc(Ref.getBeginLoc()));
+  }
+
   /// The index of a tensor parameter `E` names: the entry's own, or a
   /// followed helper's bound to one.
   std::optional<unsigned> tensorParam(const Expr *E) const { return tensorParam(E, Frame); }
@@ -211,7 +239,7 @@ private:
           return tensorParam(Bound->second, In->Caller);
       return std::nullopt;
     }
-    if (!Param)
+    if (!Param || pastRebinding(*Ref, *Param))
       return std::nullopt;
     unsigned Index = Param->getFunctionScopeIndex();
     if (Index >= Request.Signature->Params.size() ||

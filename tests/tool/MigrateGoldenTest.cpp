@@ -116,133 +116,131 @@ TEST_P(MigrateGoldenTest, ProducesTheGoldenTreeOnceAndCompiles) {
   EXPECT_EQ(Verify.ExitCode, 0) << Verify.Stdout << Verify.Stderr;
 }
 
+/// The out_params fixture's entries (its README says what each plants).
+std::vector<std::string> outParamsEntries() {
+  return {"scale_into", "row_sum", "accumulate", "row_max", "scale_rows"};
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Cases, MigrateGoldenTest,
-    ::testing::Values(sampleIntoCacheDit(),
-                      MigrationCase{"sample_veomni",
-                                    "samples/upstream",
-                                    {"rms_norm"},
-                                    "tests/fixtures/targets/veomni_like",
-                                    "veomni",
-                                    "cuda_rms_norm"},
-                      MigrationCase{"sample_generic",
-                                    "samples/upstream",
-                                    {"merge_attn_states", "rms_norm"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "sample_ops"},
-                      MigrationCase{"multi_op_generic",
-                                    "tests/fixtures/upstream/multi_op",
-                                    {"fused_fwd"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "fused"},
-                      // Per-dtype providers of class-template
-                      // members, into a domain named like the
-                      // upstream namespace (`tl::` inside
-                      // `opmig::kernels::tl` must become `::tl::`).
-                      MigrationCase{"template_launch_generic",
-                                    "tests/fixtures/upstream/template_launch",
-                                    {"axpy", "scale_rows", "gate", "bias_act", "pack"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "tl"},
-                      // Two TUs that each define a sibling with
-                      // headers of its own: the siblings and
-                      // their includes go, the rest links.
-                      MigrationCase{"sibling_headers_generic",
-                                    "tests/fixtures/upstream/sibling_headers",
-                                    {"rms_norm", "gelu"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "sh"},
-                      // float/int/long long parameters: the
-                      // TORCH_LIBRARY registration needs adapters.
-                      MigrationCase{"scalar_params_generic",
-                                    "tests/fixtures/upstream/scalar_params",
-                                    {"scale_shift", "fill_value", "add_bias"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "scalars"},
-                      // Outputs taken by value, by const reference
-                      // and as an optional, written by the body:
-                      // `Tensor(a!)`, `Tensor(b!)?` all the same.
-                      MigrationCase{"out_params_generic",
-                                    "tests/fixtures/upstream/out_params",
-                                    {"scale_into", "row_sum", "accumulate", "row_max"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "outs"},
-                      // Writes no body shows (in kernels of another
-                      // TU): the upstream's own TORCH_LIBRARY
-                      // schemas mark them, by name or position.
-                      MigrationCase{"schema_marks_generic",
-                                    "tests/fixtures/upstream/schema_marks",
-                                    {"fill_rows", "masked_copy", "row_max"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "marks"},
-                      MigrationCase{"out_params_cache_dit",
-                                    "tests/fixtures/upstream/out_params",
-                                    {"scale_into", "row_sum", "accumulate", "row_max"},
-                                    "tests/fixtures/targets/cache_dit_like",
-                                    "cache-dit",
-                                    "outs"},
-                      // A cache-dit before its first native
-                      // extension: --bootstrap writes the
-                      // guard test, the wheel gate, __all__ and
-                      // setup.py's _get_ext_modules().
-                      MigrationCase{"sample_cache_dit_bootstrap",
-                                    "samples/upstream",
-                                    {"merge_attn_states"},
-                                    "tests/fixtures/targets/cache_dit_partial",
-                                    "cache-dit",
-                                    "attn",
-                                    {"--bootstrap"}},
-                      // The convention in other shapes: a tuple
-                      // __all__, extensions gathered in a
-                      // comprehension under the main guard,
-                      // names kept in a parametrize list.
-                      MigrationCase{"sample_cache_dit_spec_shaped",
-                                    "samples/upstream",
-                                    {"merge_attn_states"},
-                                    "tests/fixtures/targets/cache_dit_spec_shaped",
-                                    "cache-dit",
-                                    "attn"},
-                      // Torch-facing wrappers with bodies in a
-                      // header: the siblings and the includes
-                      // only they use go, and the binding
-                      // includes the header that defines them.
-                      MigrationCase{"header_bodies_generic",
-                                    "tests/fixtures/upstream/header_bodies",
-                                    {"hb::ops::gemm", "hb::ops::quantize"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "hb"},
-                      // The same with nunchaku's prefixes
-                      // flattened (nested ones included): every
-                      // include between ported files respelled.
-                      MigrationCase{"header_bodies_generic_flat",
-                                    "tests/fixtures/upstream/header_bodies",
-                                    {"hb::ops::gemm", "hb::ops::quantize"},
-                                    "tests/fixtures/targets/generic_like",
-                                    "generic",
-                                    "hb",
-                                    {"--flatten", "src", "--flatten", "src/kernels", "--flatten",
-                                     "python/csrc"}},
-                      MigrationCase{"header_bodies_cache_dit",
-                                    "tests/fixtures/upstream/header_bodies",
-                                    {"hb::ops::gemm"},
-                                    "tests/fixtures/targets/cache_dit_like",
-                                    "cache-dit",
-                                    "hb",
-                                    {"--rename-namespace", "hb=hb"}},
-                      MigrationCase{"pybind_cache_dit",
-                                    "tests/fixtures/upstream/pybind_mod",
-                                    {"gelu_forward"},
-                                    "tests/fixtures/targets/cache_dit_like",
-                                    "cache-dit",
-                                    "gelu"}),
+    ::testing::Values(
+        sampleIntoCacheDit(),
+        MigrationCase{"sample_veomni",
+                      "samples/upstream",
+                      {"rms_norm"},
+                      "tests/fixtures/targets/veomni_like",
+                      "veomni",
+                      "cuda_rms_norm"},
+        MigrationCase{"sample_generic",
+                      "samples/upstream",
+                      {"merge_attn_states", "rms_norm"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "sample_ops"},
+        MigrationCase{"multi_op_generic",
+                      "tests/fixtures/upstream/multi_op",
+                      {"fused_fwd"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "fused"},
+        // Per-dtype providers of class-template
+        // members, into a domain named like the
+        // upstream namespace (`tl::` inside
+        // `opmig::kernels::tl` must become `::tl::`).
+        MigrationCase{"template_launch_generic",
+                      "tests/fixtures/upstream/template_launch",
+                      {"axpy", "scale_rows", "gate", "bias_act", "pack"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "tl"},
+        // Two TUs that each define a sibling with
+        // headers of its own: the siblings and
+        // their includes go, the rest links.
+        MigrationCase{"sibling_headers_generic",
+                      "tests/fixtures/upstream/sibling_headers",
+                      {"rms_norm", "gelu"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "sh"},
+        // float/int/long long parameters: the
+        // TORCH_LIBRARY registration needs adapters.
+        MigrationCase{"scalar_params_generic",
+                      "tests/fixtures/upstream/scalar_params",
+                      {"scale_shift", "fill_value", "add_bias"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "scalars"},
+        // Outputs taken by value, by const reference
+        // and as an optional, written by the body:
+        // `Tensor(a!)`, `Tensor(b!)?` all the same.
+        MigrationCase{"out_params_generic", "tests/fixtures/upstream/out_params",
+                      outParamsEntries(), "tests/fixtures/targets/generic_like", "generic", "outs"},
+        // Writes no body shows (in kernels of another
+        // TU): the upstream's own TORCH_LIBRARY
+        // schemas mark them, by name or position.
+        MigrationCase{"schema_marks_generic",
+                      "tests/fixtures/upstream/schema_marks",
+                      {"fill_rows", "masked_copy", "row_max"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "marks"},
+        MigrationCase{"out_params_cache_dit", "tests/fixtures/upstream/out_params",
+                      outParamsEntries(), "tests/fixtures/targets/cache_dit_like", "cache-dit",
+                      "outs"},
+        // A cache-dit before its first native
+        // extension: --bootstrap writes the
+        // guard test, the wheel gate, __all__ and
+        // setup.py's _get_ext_modules().
+        MigrationCase{"sample_cache_dit_bootstrap",
+                      "samples/upstream",
+                      {"merge_attn_states"},
+                      "tests/fixtures/targets/cache_dit_partial",
+                      "cache-dit",
+                      "attn",
+                      {"--bootstrap"}},
+        // The convention in other shapes: a tuple
+        // __all__, extensions gathered in a
+        // comprehension under the main guard,
+        // names kept in a parametrize list.
+        MigrationCase{"sample_cache_dit_spec_shaped",
+                      "samples/upstream",
+                      {"merge_attn_states"},
+                      "tests/fixtures/targets/cache_dit_spec_shaped",
+                      "cache-dit",
+                      "attn"},
+        // Torch-facing wrappers with bodies in a
+        // header: the siblings and the includes
+        // only they use go, and the binding
+        // includes the header that defines them.
+        MigrationCase{"header_bodies_generic",
+                      "tests/fixtures/upstream/header_bodies",
+                      {"hb::ops::gemm", "hb::ops::quantize"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "hb"},
+        // The same with nunchaku's prefixes
+        // flattened (nested ones included): every
+        // include between ported files respelled.
+        MigrationCase{"header_bodies_generic_flat",
+                      "tests/fixtures/upstream/header_bodies",
+                      {"hb::ops::gemm", "hb::ops::quantize"},
+                      "tests/fixtures/targets/generic_like",
+                      "generic",
+                      "hb",
+                      {"--flatten", "src", "--flatten", "src/kernels", "--flatten", "python/csrc"}},
+        MigrationCase{"header_bodies_cache_dit",
+                      "tests/fixtures/upstream/header_bodies",
+                      {"hb::ops::gemm"},
+                      "tests/fixtures/targets/cache_dit_like",
+                      "cache-dit",
+                      "hb",
+                      {"--rename-namespace", "hb=hb"}},
+        MigrationCase{"pybind_cache_dit",
+                      "tests/fixtures/upstream/pybind_mod",
+                      {"gelu_forward"},
+                      "tests/fixtures/targets/cache_dit_like",
+                      "cache-dit",
+                      "gelu"}),
     [](const ::testing::TestParamInfo<MigrationCase> &Info) { return Info.param.Name; });
 
 } // namespace

@@ -122,11 +122,12 @@ TEST_F(RealTorch, SampleMigrationCompilesWithNvccBeforeItIsWritten) {
 /// marked written through torch's own declarations (`data_ptr` and `add_`
 /// live in `TensorBase` and `Tensor`), and a registration of those C++
 /// types under the `Tensor(a!)` schemas compiles, an adapter passing a
-/// non-const `c10::optional<at::Tensor> &` included.
+/// non-const `c10::optional<at::Tensor> &` included; a non-const reference
+/// that is only rebound is no write, and its adapter compiles too.
 TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
   MigrationCase C{"out_params_generic",
                   "tests/fixtures/upstream/out_params",
-                  {"scale_into", "row_sum", "accumulate", "row_max"},
+                  {"scale_into", "row_sum", "accumulate", "row_max", "scale_rows"},
                   "tests/fixtures/targets/generic_like",
                   "generic",
                   "outs"};
@@ -141,7 +142,8 @@ TEST_F(RealTorch, WrittenOutputsAreMutableAndTheirRegistrationCompiles) {
   EXPECT_EQ(Schemas, (std::vector<std::string>{"(Tensor(a!) out, Tensor x, float scale) -> ()",
                                                "(Tensor x, Tensor(a!) out, Tensor(b!)? mean) -> ()",
                                                "(Tensor(a!) acc, Tensor x) -> Tensor(a!)",
-                                               "(Tensor x, Tensor(a!)? max_out_) -> ()"}));
+                                               "(Tensor x, Tensor(a!)? max_out_) -> ()",
+                                               "(Tensor x, float scale) -> Tensor"}));
   std::string Include = torchDir() + "/torch/include";
   ToolResult Compiled =
       runProgram({OPMIG_CLANGXX, "-std=c++20", "-fsyntax-only", "-isystem", Include, "-isystem",

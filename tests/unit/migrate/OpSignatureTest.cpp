@@ -216,6 +216,68 @@ TEST_F(OpSignatureTest, MutableTensorsGetOneAliasSetEach) {
   EXPECT_EQ(Sig.Params[2].PyAnnotation, "torch.Tensor");
 }
 
+// fast-hadamard-transform's `at::Tensor &x` with `x = x.reshape(...)`: the
+// entry rebinds its own handle, the caller's tensor is untouched.
+TEST_F(OpSignatureTest, ANonConstTensorReferenceTheEntryOnlyRebindsIsNoWrite) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(at::Tensor &x, float scale) {\n"
+                           "  x = x.reshape({-1, x.size(-1)});\n"
+                           "  if (x.stride(-1) != 1) { x = x.contiguous(); }\n"
+                           "  return at::empty_like(x);\n"
+                           "}\n",
+                           "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, float scale) -> Tensor");
+  ASSERT_EQ(Sig.Params.size(), 2u);
+  EXPECT_FALSE(Sig.Params[0].Mutable);
+  EXPECT_EQ(Sig.Params[0].MutableBecause, "");
+  // The dispatcher's tensor reaches the reference as the adapter's copy.
+  EXPECT_TRUE(Sig.NeedsAdapter);
+  EXPECT_EQ(Sig.Params[0].AdapterArg, "x");
+  EXPECT_EQ(Sig.BoxedDeclaration, "at::Tensor f(at::Tensor x, double scale)");
+  // `empty_like(x)` of the reshaped handle: no shape of the input tells it.
+  EXPECT_FALSE(Sig.FakeDerived);
+  EXPECT_NE(Sig.FakeReason.find("uses `x`, which line 3 reassigns: it is no longer the input"),
+            std::string::npos)
+      << Sig.FakeReason;
+
+  // A rebound optional: the same, through std::optional's copy.
+  Sig = derive("#include <torch/all.h>\n"
+               "void f(const at::Tensor &x, std::optional<at::Tensor> &bias) {\n"
+               "  if (!bias.has_value()) { bias = at::zeros_like(x); }\n"
+               "}\n",
+               "f");
+  EXPECT_EQ(Sig.Schema, "(Tensor x, Tensor? bias) -> ()");
+  EXPECT_EQ(Sig.BoxedDeclaration, "void f(const at::Tensor &x, std::optional<at::Tensor> bias)");
+}
+
+TEST_F(OpSignatureTest, ARebindingNextToAWriteOrAnUnseenUseStaysMutable) {
+  struct Shape {
+    const char *Body;
+    const char *Because;
+  };
+  for (const Shape &S : {
+           // Written in place after the rebinding: the view shares the storage.
+           Shape{"x = x.view({-1}); x.zero_();", "`zero_` called on it"},
+           // In-place through an operator (ATen's is a member; declared here).
+           Shape{"x = x.contiguous(); x += y;", "a non-const reference"},
+           // Handed on by non-const reference to a body not seen.
+           Shape{"x = x.contiguous(); fill(x);", "a non-const reference"},
+           // Never rebound: the author's reference says output.
+           Shape{"(void)y;", "a non-const reference"},
+       }) {
+    OpSignature Sig =
+        derive(std::string("#include <torch/all.h>\n"
+                           "void fill(at::Tensor &t);\n"
+                           "at::Tensor &operator+=(at::Tensor &, const at::Tensor &);\n"
+                           "void f(at::Tensor &x, const at::Tensor &y) {\n") +
+                   S.Body + "\n}\n",
+               "f");
+    EXPECT_EQ(Sig.Schema, "(Tensor(a!) x, Tensor y) -> ()") << S.Body;
+    ASSERT_EQ(Sig.Params.size(), 2u);
+    EXPECT_EQ(Sig.Params[0].MutableBecause, S.Because) << S.Body;
+  }
+}
+
 TEST_F(OpSignatureTest, OptionalTensors) {
   EXPECT_EQ(paramType("#include <torch/all.h>\n"
                       "void f(std::optional<at::Tensor> bias) {}\n"),

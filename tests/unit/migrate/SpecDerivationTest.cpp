@@ -274,6 +274,24 @@ const DerivationCase Cases[] = {
      "x: shape ?, dtypes ?, contiguous, cuda\n"},
     {"NotContiguousIsNotDerived", "const at::Tensor &x", "  TORCH_CHECK(!x.is_contiguous());\n",
      "x: shape ?, dtypes ?\n"},
+    // A parameter the body rebinds (fast-hadamard-transform's `x =
+    // x.reshape(...)`): the checks before describe the input, those after
+    // the new handle.
+    {"ChecksBeforeARebindingDescribeTheInput", "at::Tensor &x",
+     "  TORCH_CHECK(x.dim() == 3);\n  x = x.reshape({-1, x.size(-1)});\n"
+     "  TORCH_CHECK(x.dim() == 2);\n",
+     "x: shape [x_0, x_1, x_2], dtypes ?\n"},
+    {"ChecksAfterARebindingTellNothing", "at::Tensor &x",
+     "  if (!x.is_contiguous()) { x = x.contiguous(); }\n  TORCH_CHECK(x.is_contiguous());\n"
+     "  TORCH_CHECK(x.size(1) == 8);\n",
+     "x: shape ?, dtypes ?\n"},
+    {"AConversionBeforeADtypeCheckTellsNoDtype", "at::Tensor &x",
+     "  x = x.to(at::kFloat);\n  TORCH_CHECK(x.scalar_type() == at::kFloat);\n",
+     "x: shape ?, dtypes ?\n"},
+    {"AHelperCalledAfterARebindingTellsNothing", "at::Tensor &x",
+     "  auto check = [](const at::Tensor &t) { TORCH_CHECK(t.dim() == 2); };\n"
+     "  check(x);\n  x = x.view({-1});\n  check(x);\n",
+     "x: shape [x_0, x_1], dtypes ?\n"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Table, SpecDerivationTest, ::testing::ValuesIn(Cases),

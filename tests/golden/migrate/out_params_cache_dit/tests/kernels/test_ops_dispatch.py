@@ -18,6 +18,7 @@ _EXPECTED_REEXPORTS = (
     ("row_sum", "cache_dit.kernels._outs"),
     ("accumulate", "cache_dit.kernels._outs"),
     ("row_max", "cache_dit.kernels._outs"),
+    ("scale_rows", "cache_dit.kernels._outs"),
     # <<< opmig outs:dispatch-reexports
 )
 

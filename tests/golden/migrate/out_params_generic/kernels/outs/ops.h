@@ -12,4 +12,6 @@ void row_sum(const at::Tensor &x, const at::Tensor &out, std::optional<at::Tenso
 at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
 // causal-conv1d's and flash-attn's shape: an optional output by non-const reference.
 void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_);
+// fast-hadamard-transform's shape: a non-const reference the body only rebinds.
+at::Tensor scale_rows(at::Tensor &x, double scale);
 } // namespace opmig::kernels::outs

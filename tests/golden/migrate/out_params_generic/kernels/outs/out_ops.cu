@@ -1,6 +1,6 @@
 // Migrated by opmig from example.org/out_params_generic at 0123456789abcdef0123456789abcdef01234567: csrc/out_ops.cu
 // Plants: outputs taken by value, by const reference, as an optional and by non-const reference
-// to an optional, written by the body.
+// to an optional, written by the body; and a non-const reference that is only rebound.
 #include <c10/cuda/CUDAStream.h>
 
 #include <cstdint>
@@ -81,5 +81,16 @@ void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_) {
   TORCH_CHECK(out.numel() == x.size(0), "row_max: max_out must have one element per row");
   row_max_kernel<<<blocksFor(x.size(0)), 256, 0, c10::cuda::getCurrentCUDAStream()>>>(
       out.data_ptr<float>(), x.data_ptr<float>(), x.size(0), x.size(1));
+}
+
+// `x = ...` rebinds this function's handle; the caller's tensor is only read.
+at::Tensor scale_rows(at::Tensor &x, double scale) {
+  TORCH_CHECK(x.scalar_type() == at::kFloat, "scale_rows: x must be float32");
+  x = x.reshape({-1, x.size(-1)});
+  if (!x.is_contiguous())
+    x = x.contiguous();
+  at::Tensor out = at::empty_like(x);
+  launch_scale(out, x, static_cast<float>(scale));
+  return out;
 }
 } // namespace opmig::kernels::outs

@@ -17,6 +17,10 @@ void row_max(const at::Tensor &x, std::optional<at::Tensor> max_out_) {
   return opmig::kernels::outs::row_max(x, max_out_);
 }
 
+at::Tensor scale_rows(at::Tensor x, double scale) {
+  return opmig::kernels::outs::scale_rows(x, scale);
+}
+
 } // namespace adapters
 
 namespace meta_kernels {
@@ -51,6 +55,12 @@ void row_max(const at::Tensor &x, std::optional<at::Tensor> max_out_) {
   
 }
 
+at::Tensor scale_rows(at::Tensor x, double scale) {
+  (void)x;
+  (void)scale;
+  TORCH_CHECK(false, "fake not implemented for opmig_outs::scale_rows: output 1 of scale_rows: the size argument of `out` uses `x`, which line 87 reassigns: it is no longer the input");
+}
+
 } // namespace meta_kernels
 } // namespace
 
@@ -59,6 +69,7 @@ TORCH_LIBRARY(opmig_outs, m) {
   m.def("row_sum(Tensor x, Tensor(a!) out, Tensor(b!)? mean) -> ()");
   m.def("accumulate(Tensor(a!) acc, Tensor x) -> Tensor(a!)");
   m.def("row_max(Tensor x, Tensor(a!)? max_out_) -> ()");
+  m.def("scale_rows(Tensor x, float scale) -> Tensor");
 }
 
 TORCH_LIBRARY_IMPL(opmig_outs, CUDA, m) {
@@ -66,6 +77,7 @@ TORCH_LIBRARY_IMPL(opmig_outs, CUDA, m) {
   m.impl("row_sum", TORCH_FN(opmig::kernels::outs::row_sum));
   m.impl("accumulate", TORCH_FN(opmig::kernels::outs::accumulate));
   m.impl("row_max", TORCH_FN(adapters::row_max));
+  m.impl("scale_rows", TORCH_FN(adapters::scale_rows));
 }
 
 TORCH_LIBRARY_IMPL(opmig_outs, Meta, m) {
@@ -73,4 +85,5 @@ TORCH_LIBRARY_IMPL(opmig_outs, Meta, m) {
   m.impl("row_sum", TORCH_FN(meta_kernels::row_sum));
   m.impl("accumulate", TORCH_FN(meta_kernels::accumulate));
   m.impl("row_max", TORCH_FN(meta_kernels::row_max));
+  m.impl("scale_rows", TORCH_FN(meta_kernels::scale_rows));
 }

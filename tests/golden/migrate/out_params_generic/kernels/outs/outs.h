@@ -25,3 +25,7 @@ at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
 namespace opmig::kernels::outs {
 void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_);
 } // namespace opmig::kernels::outs
+
+namespace opmig::kernels::outs {
+at::Tensor scale_rows(at::Tensor &x, double scale);
+} // namespace opmig::kernels::outs

@@ -11,4 +11,5 @@ PYBIND11_MODULE(_C_outs, m) {
   ops.def("row_sum", &cache_dit::outs::row_sum);
   ops.def("accumulate", &cache_dit::outs::accumulate);
   ops.def("row_max", &cache_dit::outs::row_max);
+  ops.def("scale_rows", &cache_dit::outs::scale_rows);
 }

@@ -24,3 +24,7 @@ at::Tensor accumulate(at::Tensor acc, const at::Tensor &x);
 namespace cache_dit::outs {
 void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_);
 } // namespace cache_dit::outs
+
+namespace cache_dit::outs {
+at::Tensor scale_rows(at::Tensor &x, double scale);
+} // namespace cache_dit::outs

@@ -6,6 +6,7 @@ from ._outs import scale_into
 from ._outs import row_sum
 from ._outs import accumulate
 from ._outs import row_max
+from ._outs import scale_rows
 # <<< opmig outs:init-reexport
 
 __all__ = [
@@ -15,5 +16,6 @@ __all__ = [
     "row_sum",
     "accumulate",
     "row_max",
+    "scale_rows",
     # <<< opmig outs:init-all
 ]

@@ -66,6 +66,11 @@ def _call_row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
     return _get_required_ops_module().row_max(x, max_out_)
 
 
+def _call_scale_rows(x: torch.Tensor, scale: float) -> torch.Tensor:
+    """ABI bridge to ``cache_dit::outs::scale_rows``: no policy, no allocation."""
+    return _get_required_ops_module().scale_rows(x, scale)
+
+
 torch.library.define("cache_dit_cuda_ops::scale_into", "(Tensor(a!) out, Tensor x, float scale) -> ()")
 
 
@@ -162,6 +167,30 @@ def _fake_row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
     return None
 
 
+torch.library.define("cache_dit_cuda_ops::scale_rows", "(Tensor x, float scale) -> Tensor")
+
+
+@torch.library.impl("cache_dit_cuda_ops::scale_rows", "CUDA")
+def _scale_rows(x: torch.Tensor, scale: float) -> torch.Tensor:
+    """Checks devices before anything is allocated, then calls the kernel."""
+    device = x.device
+    if device.type != "cuda":
+        raise ValueError(f"scale_rows: x must be a CUDA tensor, got device {device}")
+    for arg_name, tensor in (("x", x), ):
+        if tensor is not None and tensor.device != device:
+            raise ValueError(
+                f"scale_rows: {arg_name} must be on {device} like x, got {tensor.device}"
+            )
+    return _call_scale_rows(x, scale)
+
+
+@torch.library.register_fake("cache_dit_cuda_ops::scale_rows")
+def _fake_scale_rows(x: torch.Tensor, scale: float) -> torch.Tensor:
+    raise NotImplementedError(
+        "fake not implemented for cache_dit_cuda_ops::scale_rows: output 1 of scale_rows: the size argument of `out` uses `x`, which line 87 reassigns: it is no longer the input"
+    )
+
+
 def scale_into(out: torch.Tensor, x: torch.Tensor, scale: float) -> None:
     """Runs ``cache_dit_cuda_ops::scale_into``, migrated from ``scale_into``.
 
@@ -212,6 +241,18 @@ def row_max(x: torch.Tensor, max_out_: torch.Tensor | None) -> None:
     return torch.ops.cache_dit_cuda_ops.row_max(x, max_out_)
 
 
+def scale_rows(x: torch.Tensor, scale: float) -> torch.Tensor:
+    """Runs ``cache_dit_cuda_ops::scale_rows``, migrated from ``scale_rows``.
+
+    :param x: ``Tensor``.
+    :param scale: ``float``.
+    :returns: ``torch.Tensor``.
+    :raises ValueError: when a tensor is not on the CUDA device of ``x``.
+    :raises RuntimeError: when cache_dit._C_outs is not built, or the kernel rejects its inputs.
+    """
+    return torch.ops.cache_dit_cuda_ops.scale_rows(x, scale)
+
+
 __all__ = [
     "outs_extension_is_available",
     "outs_get_load_error",
@@ -219,4 +260,5 @@ __all__ = [
     "row_sum",
     "accumulate",
     "row_max",
+    "scale_rows",
 ]
