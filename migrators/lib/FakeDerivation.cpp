@@ -164,11 +164,11 @@ public:
   FakeBuilder(const FakeInput &Input, ASTContext &Ctx)
       : Input(Input), Ctx(Ctx), SM(Ctx.getSourceManager()), Body(*Input.Function->getBody()) {
     // `x = x.reshape(...)`: past that line `x` is not the caller's tensor,
-    // so no shape of the fake may be read off it.
+    // so no shape of the fake may be read off it there.
     for (const ParmVarDecl *Param : Input.Function->parameters())
       for (const VariableWrite &W : findWrites(*Param, Body))
         if (W.Assignment) {
-          ReboundAt.try_emplace(Param, lineOf(W.Site));
+          ReboundAt.try_emplace(Param, W.Site);
           break;
         }
   }
@@ -197,7 +197,11 @@ private:
   llvm::Expected<Code> tensorOperand(const Expr *E, const std::string &Subject, bool KeepLayout);
   llvm::Expected<const Expr *> localValue(const Expr *E, const std::string &Subject);
 
+  /// The parameter `E` names where it is still the caller's tensor.
   const ParmVarDecl *paramOf(const Expr *E) const;
+  bool pastRebinding(const DeclRefExpr &Ref, const ParmVarDecl &Param) const;
+  llvm::Expected<Code> optionsSource(const Expr *E, const std::string &Subject);
+  bool onlyOptionsPreserving(const VarDecl &Var, const Expr *Except) const;
   const VarDecl *localOf(const Expr *E) const;
   std::optional<int64_t> constInt(const Expr *E) const;
   unsigned lineOf(const Stmt *S) const { return SM.getExpansionLineNumber(S->getBeginLoc()); }
@@ -209,8 +213,8 @@ private:
   ASTContext &Ctx;
   const SourceManager &SM;
   const Stmt &Body;
-  /// Parameters the body assigns, with the line of the first assignment.
-  std::map<const ParmVarDecl *, unsigned> ReboundAt;
+  /// Parameters the body assigns, with their first assignment.
+  std::map<const ParmVarDecl *, const Stmt *> ReboundAt;
 };
 
 FakeResult FakeBuilder::build() {
@@ -440,6 +444,23 @@ llvm::Expected<Code> FakeBuilder::describeAllocation(const Expr *E, const std::s
   std::vector<const Expr *> Args = writtenArgs(Call->arguments());
   std::string Name = Callee->getNameAsString();
   std::optional<MethodCall> Member = methodCall(Value);
+  // `return out.reshape(shape_og)`: a new shape, the options of `out`.
+  if (Member && Member->onTensor() && (Member->is("reshape", 1) || Member->is("view", 1))) {
+    if (const auto *List = dyn_cast<InitListExpr>(strip(Member->Args[0])))
+      for (const Expr *Dim : List->inits())
+        if (std::optional<int64_t> Size = constInt(strip(Dim)); Size && *Size < 0)
+          return failure(Subject + " is `" + producerText(Value) + "`, whose size " +
+                         std::to_string(*Size) + " torch infers from the others");
+    llvm::Expected<Code> Shape = describeShape(Member->Args[0], Subject);
+    if (!Shape)
+      return Shape.takeError();
+    llvm::Expected<Code> Like = optionsSource(Member->Object, "the options of " + Subject);
+    if (!Like)
+      return Like.takeError();
+    return Code{"torch.empty(" + Shape->Py + ", dtype=" + Like->Py + ".dtype, device=" + Like->Py +
+                    ".device)",
+                "at::empty(" + Shape->Cpp + ", " + Like->Cpp + ".options())"};
+  }
   bool IsNew = Member && Member->onTensor() &&
                llvm::is_contained({"new_empty", "new_zeros", "new_ones"}, Name);
   AllocKind Kind = IsNew ? AllocKind::Factory : allocKind(*Callee);
@@ -663,6 +684,71 @@ llvm::Expected<Code> FakeBuilder::describeDevice(const Expr *E, const std::strin
   return failure(Subject + " uses `" + sourceText(Value) + "`, which is not an input's device");
 }
 
+/// Whether `Value` is `V.<op>(...)` or `pad(V, ...)` for an op that keeps
+/// the dtype and the device of `V` (a view, a copy, padding).
+bool keepsOptionsOf(const Expr *Value, const VarDecl &V) {
+  auto Names = [&](const Expr *E) {
+    const auto *Ref = dyn_cast<DeclRefExpr>(strip(E));
+    return Ref && Ref->getDecl() == &V;
+  };
+  if (std::optional<MethodCall> Call = methodCall(Value))
+    return Call->onTensor() && Names(Call->Object) &&
+           llvm::is_contained({"reshape", "view", "contiguous", "flatten", "index", "slice",
+                               "narrow", "select", "squeeze", "unsqueeze", "transpose", "permute",
+                               "expand", "clone", "t"},
+                              Call->Method);
+  const auto *Call = dyn_cast<CallExpr>(strip(Value));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  return Callee && Call->getNumArgs() > 0 && Names(Call->getArg(0)) &&
+         llvm::is_contained({"pad", "constant_pad_nd"}, Callee->getNameAsString());
+}
+
+/// Whether every assignment of `Var` but `Except` keeps its options.
+bool FakeBuilder::onlyOptionsPreserving(const VarDecl &Var, const Expr *Except) const {
+  return llvm::all_of(findWrites(Var, Body), [&](const VariableWrite &W) {
+    return W.AssignedValue && (W.AssignedValue == Except || keepsOptionsOf(W.AssignedValue, Var));
+  });
+}
+
+/// A tensor with the dtype and device of `E`: an input, through the views,
+/// copies and paddings the body rebinds it to (`x = x.reshape(...)`), or the
+/// input a local was allocated like (`out = at::empty_like(x)`, then
+/// `out = out.index(...)`).
+llvm::Expected<Code> FakeBuilder::optionsSource(const Expr *E, const std::string &Subject) {
+  const Expr *Value = strip(E);
+  const auto *Ref = dyn_cast<DeclRefExpr>(Value);
+  const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
+  if (Param && Param->getDeclContext() == Input.Function &&
+      Input.Params[Param->getFunctionScopeIndex()].IsTensor &&
+      onlyOptionsPreserving(*Param, nullptr))
+    return Code{Param->getNameAsString(), Param->getNameAsString()};
+  const VarDecl *Local = localOf(Value);
+  if (!Local || !isTensorType(Local->getType()))
+    return tensorOperand(Value, Subject, false);
+  const Expr *Allocation = Local->getInit();
+  if (const auto *Construct =
+          Allocation ? dyn_cast<CXXConstructExpr>(Allocation->IgnoreImplicit()) : nullptr;
+      !Allocation || (Construct && Construct->getNumArgs() == 0)) {
+    std::vector<VariableWrite> Writes = findWrites(*Local, Body);
+    Allocation = Writes.empty() ? nullptr : Writes.front().AssignedValue;
+  }
+  if (!Allocation || !onlyOptionsPreserving(*Local, Allocation))
+    return failure(Subject + " uses `" + sourceText(Value) +
+                   "`, which is changed other than by views and copies of itself");
+  const auto *Call = dyn_cast<CallExpr>(strip(Allocation));
+  const FunctionDecl *Callee = Call ? Call->getDirectCallee() : nullptr;
+  std::vector<const Expr *> Args =
+      Call ? writtenArgs(Call->arguments()) : std::vector<const Expr *>{};
+  if (Callee && allocKind(*Callee) == AllocKind::Like && Args.size() == 1)
+    return optionsSource(Args[0], Subject);
+  if (Callee && allocKind(*Callee) == AllocKind::Factory && Args.size() == 2)
+    if (std::optional<MethodCall> Options = methodCall(Args[1]);
+        Options && Options->onTensor() && Options->is("options", 0))
+      return optionsSource(Options->Object, Subject);
+  return failure(Subject + " uses `" + sourceText(Value) + "`, allocated by `" +
+                 producerText(strip(Allocation)) + "`, whose options are not an input's");
+}
+
 /// A tensor parameter, or an unchanged local holding `p.contiguous()` (the
 /// same sizes and options as `p`; `KeepLayout` keeps the call, for `_like`
 /// allocations that copy strides).
@@ -692,7 +778,7 @@ llvm::Expected<Code> FakeBuilder::tensorOperand(const Expr *E, const std::string
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
   if (auto It = Param ? ReboundAt.find(Param) : ReboundAt.end(); It != ReboundAt.end())
     return failure(Subject + " uses `" + sourceText(Value) + "`, which line " +
-                   std::to_string(It->second) + " reassigns: it is no longer the input");
+                   std::to_string(lineOf(It->second)) + " reassigns: it is no longer the input");
   return failure(Subject + " uses `" + sourceText(Value) + "`, which is not a tensor parameter");
 }
 
@@ -712,9 +798,16 @@ llvm::Expected<const Expr *> FakeBuilder::localValue(const Expr *E, const std::s
 const ParmVarDecl *FakeBuilder::paramOf(const Expr *E) const {
   const auto *Ref = dyn_cast<DeclRefExpr>(strip(E));
   const auto *Param = Ref ? dyn_cast<ParmVarDecl>(Ref->getDecl()) : nullptr;
-  if (!Param || Param->getDeclContext() != Input.Function || ReboundAt.count(Param))
+  if (!Param || Param->getDeclContext() != Input.Function || pastRebinding(*Ref, *Param))
     return nullptr;
   return Param;
+}
+
+bool FakeBuilder::pastRebinding(const DeclRefExpr &Ref, const ParmVarDecl &Param) const {
+  auto It = ReboundAt.find(&Param);
+  return It != ReboundAt.end() &&
+         SM.isBeforeInTranslationUnit(SM.getExpansionLoc(It->second->getBeginLoc()),
+                                      SM.getExpansionLoc(Ref.getBeginLoc()));
 }
 
 const VarDecl *FakeBuilder::localOf(const Expr *E) const {

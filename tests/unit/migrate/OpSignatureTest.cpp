@@ -503,6 +503,61 @@ TEST_F(OpSignatureTest, VectorReturnIsTensorArray) {
   EXPECT_EQ(Sig.FakeCpp, "return {at::empty_like(a), at::empty_like(b)};");
 }
 
+// fast-hadamard-transform's shape: the input flattened to rows, the output
+// allocated like the flattened input, sliced, and reshaped back to the
+// input's shape, read before the rebinding.
+TEST_F(OpSignatureTest, AReshapeToAnInputsShapeHasTheOptionsOfWhatItReshapes) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "at::Tensor f(at::Tensor &x) {\n"
+                           "  const auto shape_og = x.sizes();\n"
+                           "  x = x.reshape({-1, x.size(-1)});\n"
+                           "  if (!x.is_contiguous()) { x = x.contiguous(); }\n"
+                           "  at::Tensor out = at::empty_like(x);\n"
+                           "  if (x.size(1) % 8 != 0) { out = out.narrow(1, 0, 4); }\n"
+                           "  return out.reshape(shape_og);\n"
+                           "}\n",
+                           "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython, "torch.empty(x.shape, dtype=x.dtype, device=x.device)");
+  EXPECT_EQ(Sig.FakeCpp, "return at::empty(x.sizes(), x.options());");
+
+  // A view of a factory allocation, sized from the input.
+  Sig = derive("#include <torch/all.h>\n"
+               "at::Tensor f(const at::Tensor &x) {\n"
+               "  auto flat = at::empty({x.numel()}, x.options());\n"
+               "  return flat.view({x.size(0), x.size(1)});\n"
+               "}\n",
+               "f");
+  EXPECT_TRUE(Sig.FakeDerived) << Sig.FakeReason;
+  EXPECT_EQ(Sig.FakePython,
+            "torch.empty((x.shape[0], x.shape[1]), dtype=x.dtype, device=x.device)");
+}
+
+TEST_F(OpSignatureTest, AReshapeTheFakeCannotSizeIsNotDerived) {
+  struct Shape {
+    const char *Body;
+    const char *Reason;
+  };
+  for (const Shape &S : {
+           Shape{"auto out = at::empty_like(x);\n  return out.reshape({-1});",
+                 "whose size -1 torch infers from the others"},
+           Shape{"auto out = at::empty_like(x);\n  out = out.to(at::kHalf);\n"
+                 "  return out.reshape(x.sizes());",
+                 "uses `out`, which is changed other than by views and copies of itself"},
+           // The input's shape read after the rebinding: the flattened one.
+           Shape{"x = x.reshape({-1, x.size(-1)});\n  auto out = at::empty_like(x);\n"
+                 "  return out.reshape(x.sizes());",
+                 "uses `x`, which line 3 reassigns: it is no longer the input"},
+       }) {
+    OpSignature Sig = derive(std::string("#include <torch/all.h>\n"
+                                         "at::Tensor f(at::Tensor &x) {\n  ") +
+                                 S.Body + "\n}\n",
+                             "f");
+    EXPECT_FALSE(Sig.FakeDerived) << S.Body;
+    EXPECT_NE(Sig.FakeReason.find(S.Reason), std::string::npos) << Sig.FakeReason;
+  }
+}
+
 TEST_F(OpSignatureTest, ReturnedMutableParameterAliasesIt) {
   OpSignature Sig = derive("#include <torch/all.h>\n"
                            "at::Tensor &f(const at::Tensor &x, at::Tensor &out) {\n"

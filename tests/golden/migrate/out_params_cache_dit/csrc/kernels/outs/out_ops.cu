@@ -83,14 +83,16 @@ void row_max(const at::Tensor &x, c10::optional<at::Tensor> &max_out_) {
       out.data_ptr<float>(), x.data_ptr<float>(), x.size(0), x.size(1));
 }
 
-// `x = ...` rebinds this function's handle; the caller's tensor is only read.
+// `x = ...` rebinds this function's handle; the caller's tensor is only read,
+// and the result has its shape, read before the rebinding.
 at::Tensor scale_rows(at::Tensor &x, double scale) {
   TORCH_CHECK(x.scalar_type() == at::kFloat, "scale_rows: x must be float32");
+  const auto shape_og = x.sizes();
   x = x.reshape({-1, x.size(-1)});
   if (!x.is_contiguous())
     x = x.contiguous();
   at::Tensor out = at::empty_like(x);
   launch_scale(out, x, static_cast<float>(scale));
-  return out;
+  return out.reshape(shape_og);
 }
 } // namespace cache_dit::outs
