@@ -115,19 +115,28 @@ llvm::Error addDeclaredWrites(const FunctionDecl &Function, const EntryJob &Job,
   return llvm::Error::success();
 }
 
-/// A non-const `at::Tensor &` parameter that the body only assigns
-/// (`x = x.reshape({-1, d})`, `x = x.contiguous()`): the assignment changes
-/// the entry's own handle, never the caller's tensor, so it is no write.
-/// Anything else done to the handle (passed on by non-const reference, its
-/// address taken, `x += y`) keeps it a write.
-bool onlyRebound(const ParmVarDecl &Param, const FunctionDecl &Function) {
+/// Why a non-const `at::Tensor &` that no write rule found written is
+/// still `Tensor(a!)`; empty when nothing says so. Assigning the parameter
+/// (`x = x.reshape({-1, d})`) changes the entry's own handle, never the
+/// caller's tensor; anything else done to the handle (passed on by non-const
+/// reference, its address taken, `x += y`), a hand-over to a function whose
+/// body is not seen, or no use at all, leaves the write undecided.
+std::string undecidedWrite(const ParmVarDecl &Param, const FunctionDecl &Function,
+                           const SourceManager &SM) {
   const FunctionDecl *Definition = nullptr;
   if (!Function.hasBody(Definition) || !Definition->getBody())
-    return false;
+    return "a non-const reference";
   const ParmVarDecl *Defined = Definition->getParamDecl(Param.getFunctionScopeIndex());
-  std::vector<VariableWrite> Writes = findWrites(*Defined, *Definition->getBody());
-  return !Writes.empty() &&
-         llvm::all_of(Writes, [](const VariableWrite &W) { return W.AssignedValue != nullptr; });
+  if (!Defined->isReferenced())
+    return "a non-const reference"; // nothing in the body tells otherwise
+  for (const VariableWrite &W : findWrites(*Defined, *Definition->getBody()))
+    if (!W.Assignment || !W.AssignedValue)
+      return "a non-const reference";
+  std::vector<std::string> Unseen = unseenReceivers(Function, Param.getFunctionScopeIndex(), SM);
+  if (!Unseen.empty())
+    return "a non-const reference, handed to `" + llvm::join(Unseen, "`, `") +
+           "`, whose body is not seen";
+  return "";
 }
 
 /// Maps the parameters of `Function` into `Sig`, giving each mutable tensor
@@ -160,14 +169,15 @@ llvm::Error addParams(const FunctionDecl &Function, const EntryJob &Job, const A
     if (auto It = Written.find(Index); It != Written.end()) {
       Op.Mutable = true;
       Op.MutableBecause = It->second;
-    } else if (Op.Mutable && onlyRebound(*Param, Function)) {
-      // The dispatcher's `Tensor` reaches the upstream's reference as an
-      // adapter's by-value copy.
-      Op.Mutable = false;
-      Op.BoxedCppType = "at::Tensor";
-      Op.AdapterArg = Op.Name;
     } else if (Op.Mutable) {
-      Op.MutableBecause = "a non-const reference";
+      Op.MutableBecause = undecidedWrite(*Param, Function, Ctx.getSourceManager());
+      if (Op.MutableBecause.empty()) {
+        // Only read: the dispatcher's `Tensor` reaches the upstream's
+        // reference as an adapter's by-value copy.
+        Op.Mutable = false;
+        Op.BoxedCppType = "at::Tensor";
+        Op.AdapterArg = Op.Name;
+      }
     }
     if (!Type->Boxed.empty()) {
       Op.BoxedCppType = Type->Boxed;

@@ -451,9 +451,73 @@ std::vector<TensorWrite> onePerParameter(std::vector<TensorWrite> Writes) {
   return Out;
 }
 
+/// Calls and constructions that take one variable as an argument, and
+/// whether the callee's body is out of the write rules' sight.
+class ReceiverFinder : public ConstDynamicRecursiveASTVisitor {
+public:
+  ReceiverFinder(const VarDecl &Var, const SourceManager &SM) : Var(Var), SM(SM) {}
+
+  bool VisitCallExpr(const CallExpr *Call) override {
+    if (llvm::none_of(Call->arguments(), [&](const Expr *Arg) { return names(Arg); }))
+      return true;
+    const FunctionDecl *Callee = Call->getDirectCallee();
+    if (!Callee)
+      Unseen.insert("a function pointer");
+    else if (!seen(*Callee))
+      Unseen.insert(qualifiedName(*Callee));
+    return true;
+  }
+
+  bool VisitCXXConstructExpr(const CXXConstructExpr *Construct) override {
+    const CXXConstructorDecl *Ctor = Construct->getConstructor();
+    if (Ctor->isCopyOrMoveConstructor() && isTensorLike(Ctor->getThisType()->getPointeeType()))
+      return true; // a copy is an alias, which the rules follow
+    if (llvm::any_of(Construct->arguments(), [&](const Expr *Arg) { return names(Arg); }) &&
+        !seen(*Ctor))
+      Unseen.insert(qualifiedName(*Ctor->getParent()));
+    return true;
+  }
+
+  std::set<std::string> Unseen;
+
+private:
+  bool names(const Expr *Arg) const {
+    const auto *Ref = dyn_cast<DeclRefExpr>(ignoreCopies(Arg));
+    return Ref && Ref->getDecl() == &Var;
+  }
+
+  /// torch's, the toolkit's and the standard library's functions say by
+  /// their types what they write (rules 1 and 2 read them); the main
+  /// file's are followed (rule 4).
+  bool seen(const FunctionDecl &Callee) const {
+    llvm::StringRef Name = qualifiedName(Callee);
+    for (llvm::StringRef Library : {"at::", "c10::", "torch::", "std::", "caffe2::"})
+      if (Name.starts_with(Library))
+        return true;
+    if (Callee.isOverloadedOperator() && isa<CXXMethodDecl>(Callee))
+      return true; // the tensor's own operators
+    const FunctionDecl *Definition = nullptr;
+    return Callee.hasBody(Definition) &&
+           SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation()));
+  }
+
+  const VarDecl &Var;
+  const SourceManager &SM;
+};
+
 } // namespace
 
 bool isTensorLike(QualType Type) { return isTensorType(Type) || isOptionalTensor(Type); }
+
+std::vector<std::string> unseenReceivers(const FunctionDecl &Function, unsigned Param,
+                                         const SourceManager &SM) {
+  const FunctionDecl *Definition = nullptr;
+  if (!Function.hasBody(Definition) || !Definition->getBody())
+    return {"the function itself, whose body is not seen"};
+  ReceiverFinder Finder(*Definition->getParamDecl(Param), SM);
+  Finder.TraverseStmt(Definition->getBody());
+  return {Finder.Unseen.begin(), Finder.Unseen.end()};
+}
 
 std::vector<TensorWrite> findTensorWrites(const FunctionDecl &Function, const SourceManager &SM,
                                           const std::set<std::string> &WrittenPointerFields) {

@@ -42,8 +42,10 @@
 //
 // Nothing else counts: a call of a function defined elsewhere (unless
 // `_out`), a view (`out.view(...)`, `out.select(...)`) that is then
-// written. Such a parameter stays unmarked; a non-const `at::Tensor &` is
-// mutable by its type anyway.
+// written. Such a parameter stays unmarked. For a non-const `at::Tensor &`,
+// whose type says output, `unseenReceivers` names the functions of the tree
+// it is handed to whose bodies these rules cannot read: while there are
+// any, the write is undecided and the type's answer stands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +82,15 @@ bool isTensorLike(clang::QualType Type);
 std::vector<TensorWrite> findTensorWrites(const clang::FunctionDecl &Function,
                                           const clang::SourceManager &SM,
                                           const std::set<std::string> &WrittenPointerFields);
+
+/// The functions that parameter `Param` of `Function` is handed to (as a
+/// tensor, not its data pointer) whose bodies rule 4 cannot follow: neither
+/// torch's, the toolkit's nor the standard library's (their signatures say
+/// what they write), nor defined in the main file. `Function.getBody()`'s
+/// calls, lambdas included; a call through a pointer is named `a function
+/// pointer`.
+std::vector<std::string> unseenReceivers(const clang::FunctionDecl &Function, unsigned Param,
+                                         const clang::SourceManager &SM);
 
 } // namespace opmig::migrate
 

@@ -205,7 +205,10 @@ TEST_F(OpSignatureTest, TypedefInsideUpstreamNamespaceIsLookedThrough) {
 
 TEST_F(OpSignatureTest, MutableTensorsGetOneAliasSetEach) {
   OpSignature Sig = derive("#include <torch/all.h>\n"
-                           "void f(at::Tensor &out, const at::Tensor &x, at::Tensor &lse) {}\n",
+                           "void f(at::Tensor &out, const at::Tensor &x, at::Tensor &lse) {\n"
+                           "  out.copy_(x);\n"
+                           "  lse.zero_();\n"
+                           "}\n",
                            "f");
   EXPECT_EQ(Sig.Schema, "(Tensor(a!) out, Tensor x, Tensor(b!) lse) -> ()");
   ASSERT_EQ(Sig.Params.size(), 3u);
@@ -250,6 +253,31 @@ TEST_F(OpSignatureTest, ANonConstTensorReferenceTheEntryOnlyRebindsIsNoWrite) {
   EXPECT_EQ(Sig.BoxedDeclaration, "void f(const at::Tensor &x, std::optional<at::Tensor> bias)");
 }
 
+// llm-awq's rotary_embedding_neox: five non-const references, two written
+// by the kernel, two only read (`const` pointers, sizes).
+TEST_F(OpSignatureTest, NonConstTensorReferencesOnlyReadAreNoWrites) {
+  OpSignature Sig = derive("#include <torch/all.h>\n"
+                           "__global__ void k(const long *pos, float *q, float *key,\n"
+                           "                  const float *cache, int n);\n"
+                           "void f(at::Tensor &positions, at::Tensor &query, at::Tensor &key,\n"
+                           "       int head_size, at::Tensor &cos_sin_cache) {\n"
+                           "  int rot_dim = cos_sin_cache.size(1);\n"
+                           "  k<<<query.size(0), 128>>>(positions.data_ptr<long>(),\n"
+                           "      query.data_ptr<float>(), key.data_ptr<float>(),\n"
+                           "      cos_sin_cache.data_ptr<float>(), rot_dim * head_size);\n"
+                           "}\n",
+                           "f", "ops.cu");
+  EXPECT_EQ(Sig.Schema, "(Tensor positions, Tensor(a!) query, Tensor(b!) key, int head_size, "
+                        "Tensor cos_sin_cache) -> ()");
+  EXPECT_NE(Sig.Params[1].MutableBecause.find("its data pointer passed to kernel `k`"),
+            std::string::npos)
+      << Sig.Params[1].MutableBecause;
+  EXPECT_TRUE(Sig.NeedsAdapter) << "the read references take the dispatcher's tensors by value";
+  EXPECT_EQ(Sig.BoxedDeclaration,
+            "void f(at::Tensor positions, at::Tensor &query, at::Tensor &key, int64_t head_size, "
+            "at::Tensor cos_sin_cache)");
+}
+
 TEST_F(OpSignatureTest, ARebindingNextToAWriteOrAnUnseenUseStaysMutable) {
   struct Shape {
     const char *Body;
@@ -262,13 +290,15 @@ TEST_F(OpSignatureTest, ARebindingNextToAWriteOrAnUnseenUseStaysMutable) {
            Shape{"x = x.contiguous(); x += y;", "a non-const reference"},
            // Handed on by non-const reference to a body not seen.
            Shape{"x = x.contiguous(); fill(x);", "a non-const reference"},
-           // Never rebound: the author's reference says output.
-           Shape{"(void)y;", "a non-const reference"},
+           // Handed to a function of another file: undecided.
+           Shape{"launch(x, y);", "a non-const reference, handed to `launch`, whose body is not "
+                                  "seen"},
        }) {
     OpSignature Sig =
         derive(std::string("#include <torch/all.h>\n"
                            "void fill(at::Tensor &t);\n"
                            "at::Tensor &operator+=(at::Tensor &, const at::Tensor &);\n"
+                           "void launch(const at::Tensor &t, const at::Tensor &u);\n"
                            "void f(at::Tensor &x, const at::Tensor &y) {\n") +
                    S.Body + "\n}\n",
                "f");
@@ -288,19 +318,22 @@ TEST_F(OpSignatureTest, OptionalTensors) {
 }
 
 // flash-attn's `std::optional<at::Tensor> &out_`, causal-conv1d's
-// `c10::optional<at::Tensor> &final_states_out_`: written through, by their
-// type as a non-const tensor reference is; the dispatcher passes the optional
-// by value, so the adapter hands the upstream function its copy.
+// `c10::optional<at::Tensor> &final_states_out_`: written through; the
+// dispatcher passes the optional by value, so the adapter hands the upstream
+// function its copy.
 TEST_F(OpSignatureTest, NonConstReferencesToOptionalTensorsAreMutable) {
   OpSignature Sig = derive("#include <torch/all.h>\n"
                            "void f(const at::Tensor &x, std::optional<at::Tensor> &out_,\n"
-                           "       c10::optional<at::Tensor> &states_, int64_t n) {}\n",
+                           "       c10::optional<at::Tensor> &states_, int64_t n) {\n"
+                           "  out_->zero_();\n"
+                           "  if (states_.has_value()) { states_.value().copy_(x); }\n"
+                           "}\n",
                            "f");
   EXPECT_EQ(Sig.Schema, "(Tensor x, Tensor(a!)? out_, Tensor(b!)? states_, int n) -> ()");
   ASSERT_EQ(Sig.Params.size(), 4u);
   EXPECT_TRUE(Sig.Params[1].Mutable);
   EXPECT_FALSE(Sig.Params[1].IsTensor);
-  EXPECT_EQ(Sig.Params[1].MutableBecause, "a non-const reference");
+  EXPECT_EQ(Sig.Params[1].MutableBecause, "`zero_` called on it");
   EXPECT_EQ(Sig.Params[2].PyAnnotation, "torch.Tensor | None");
   EXPECT_TRUE(Sig.NeedsAdapter);
   EXPECT_EQ(Sig.Params[1].AdapterArg, "out_");
