@@ -115,12 +115,51 @@ llvm::Error addDeclaredWrites(const FunctionDecl &Function, const EntryJob &Job,
   return llvm::Error::success();
 }
 
+/// Whether `Value` is `Var`, or lists it as an element (`{out, y}`,
+/// `std::forward_as_tuple(b, a)`, a tuple constructed of it).
+bool listsVariable(const Expr *Value, const VarDecl &Var) {
+  Value = Value->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Ref = dyn_cast<DeclRefExpr>(Value))
+    return Ref->getDecl() == &Var;
+  auto AnyOf = [&](auto Args) {
+    return llvm::any_of(Args, [&](const Expr *Arg) { return listsVariable(Arg, Var); });
+  };
+  if (const auto *List = dyn_cast<InitListExpr>(Value))
+    return AnyOf(List->inits());
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(Value))
+    return AnyOf(Construct->arguments());
+  if (const auto *Call = dyn_cast<CallExpr>(Value))
+    if (const FunctionDecl *Callee = Call->getDirectCallee();
+        Callee && llvm::is_contained({"std::forward_as_tuple", "std::make_tuple", "std::tie",
+                                      "std::make_pair", "std::move"},
+                                     Callee->getQualifiedNameAsString()))
+      return AnyOf(Call->arguments());
+  return false;
+}
+
+/// Whether a return statement of the body returns `Var` (lambdas' own
+/// return statements aside).
+class ReturnsVariable : public ConstDynamicRecursiveASTVisitor {
+public:
+  explicit ReturnsVariable(const VarDecl &Var) : Var(Var) {}
+  bool TraverseLambdaExpr(const LambdaExpr *) override { return true; }
+  bool VisitReturnStmt(const ReturnStmt *Return) override {
+    Found = Found || (Return->getRetValue() && listsVariable(Return->getRetValue(), Var));
+    return true;
+  }
+  bool Found = false;
+
+private:
+  const VarDecl &Var;
+};
+
 /// Why a non-const `at::Tensor &` that no write rule found written is
 /// still `Tensor(a!)`; empty when nothing says so. Assigning the parameter
 /// (`x = x.reshape({-1, d})`) changes the entry's own handle, never the
 /// caller's tensor; anything else done to the handle (passed on by non-const
 /// reference, its address taken, `x += y`), a hand-over to a function whose
-/// body is not seen, or no use at all, leaves the write undecided.
+/// body is not seen, returning it (an output by the out-parameter
+/// convention), or no use at all, leaves the write undecided.
 std::string undecidedWrite(const ParmVarDecl &Param, const FunctionDecl &Function,
                            const SourceManager &SM) {
   const FunctionDecl *Definition = nullptr;
@@ -129,6 +168,10 @@ std::string undecidedWrite(const ParmVarDecl &Param, const FunctionDecl &Functio
   const ParmVarDecl *Defined = Definition->getParamDecl(Param.getFunctionScopeIndex());
   if (!Defined->isReferenced())
     return "a non-const reference"; // nothing in the body tells otherwise
+  ReturnsVariable Returned(*Defined);
+  Returned.TraverseStmt(Definition->getBody());
+  if (Returned.Found)
+    return "a non-const reference, returned";
   for (const VariableWrite &W : findWrites(*Defined, *Definition->getBody()))
     if (!W.Assignment || !W.AssignedValue)
       return "a non-const reference";

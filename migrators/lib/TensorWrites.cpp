@@ -490,12 +490,10 @@ private:
   /// their types what they write (rules 1 and 2 read them); the main
   /// file's are followed (rule 4).
   bool seen(const FunctionDecl &Callee) const {
-    llvm::StringRef Name = qualifiedName(Callee);
+    std::string Name = qualifiedName(Callee);
     for (llvm::StringRef Library : {"at::", "c10::", "torch::", "std::", "caffe2::"})
-      if (Name.starts_with(Library))
+      if (llvm::StringRef(Name).starts_with(Library))
         return true;
-    if (Callee.isOverloadedOperator() && isa<CXXMethodDecl>(Callee))
-      return true; // the tensor's own operators
     const FunctionDecl *Definition = nullptr;
     return Callee.hasBody(Definition) &&
            SM.isInMainFile(SM.getExpansionLoc(Definition->getLocation()));
