@@ -166,11 +166,8 @@ public:
     // `x = x.reshape(...)`: past that line `x` is not the caller's tensor,
     // so no shape of the fake may be read off it there.
     for (const ParmVarDecl *Param : Input.Function->parameters())
-      for (const VariableWrite &W : findWrites(*Param, Body))
-        if (W.Assignment) {
-          ReboundAt.try_emplace(Param, W.Site);
-          break;
-        }
+      if (const Stmt *Assignment = firstAssignment(*Param, Body))
+        ReboundAt[Param] = Assignment;
   }
 
   FakeResult build();

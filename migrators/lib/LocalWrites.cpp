@@ -142,4 +142,11 @@ std::vector<VariableWrite> findWrites(const VarDecl &Var, const Stmt &Body) {
   return std::move(Finder.Writes);
 }
 
+const Stmt *firstAssignment(const VarDecl &Var, const Stmt &Body) {
+  for (const VariableWrite &W : findWrites(Var, Body))
+    if (W.Assignment)
+      return W.Site;
+  return nullptr;
+}
+
 } // namespace opmig::migrate

@@ -37,6 +37,11 @@ struct VariableWrite {
 /// The writes of `Var` inside `Body`, in source order.
 std::vector<VariableWrite> findWrites(const clang::VarDecl &Var, const clang::Stmt &Body);
 
+/// The first assignment of `Var` inside `Body` (`x = x.reshape(...)`), from
+/// which on it no longer holds what it was initialised or called with; null
+/// when there is none.
+const clang::Stmt *firstAssignment(const clang::VarDecl &Var, const clang::Stmt &Body);
+
 } // namespace opmig::migrate
 
 #endif

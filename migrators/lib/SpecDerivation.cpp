@@ -211,11 +211,8 @@ private:
       return;
     const SourceManager &SM = Ctx.getSourceManager();
     for (const ParmVarDecl *Param : Definition->parameters())
-      for (const VariableWrite &W : findWrites(*Param, *Definition->getBody()))
-        if (W.Assignment) {
-          ReboundAt[Param] = SM.getExpansionLoc(W.Site->getBeginLoc());
-          break;
-        }
+      if (const Stmt *Assignment = firstAssignment(*Param, *Definition->getBody()))
+        ReboundAt[Param] = SM.getExpansionLoc(Assignment->getBeginLoc());
   }
 
   /// Whether `Ref` names its parameter after the body rebinds it.
